@@ -1,0 +1,55 @@
+"""The registry of games: ``get_rules(slug)`` returns a game's ``RULES`` object."""
+
+from __future__ import annotations
+
+import importlib
+
+from app.games.base import IllegalOrder, InvalidOrder, Rules
+
+__all__ = ["GAMES", "IllegalOrder", "InvalidOrder", "Rules", "all_games", "get_rules", "register"]
+
+#: Modules under ``app.games`` that hold a registered game (their ``RULES``).
+GAME_MODULES = ("dual_powers", "conquest", "duel", "empire")
+
+GAMES: dict[str, Rules] = {}
+_loaded = False
+
+
+def register(rules: Rules) -> Rules:
+    """Add a game to the registry (tests register small games of their own)."""
+    GAMES[rules.slug] = rules
+    return rules
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for name in GAME_MODULES:
+        try:
+            module = importlib.import_module(f"app.games.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"app.games.{name}":
+                raise
+            continue
+        register(module.RULES)
+
+
+def get_rules(slug: str) -> Rules:
+    """The rules of the game ``slug``.
+
+    :raises LookupError: no game of that name is registered.
+    """
+    _load()
+    try:
+        return GAMES[slug]
+    except KeyError:
+        known = ", ".join(sorted(GAMES)) or "none"
+        raise LookupError(f"unknown game {slug!r} (known: {known})") from None
+
+
+def all_games() -> dict[str, Rules]:
+    """Every registered game, by slug."""
+    _load()
+    return dict(GAMES)

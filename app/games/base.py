@@ -1,0 +1,158 @@
+"""The Game protocol: one shape for every game the platform runs.
+
+Everything here is pure: no Flask, no database, no clock, no global random.
+States, orders, prompts, views and events are plain JSON data (dicts, lists,
+strings, ints, floats, bools, None); tuples are not allowed because they do not
+survive a JSON round trip.
+
+Prompts
+-------
+``owed(state)`` maps each seat that owes a decision to a *prompt*: a dict that
+describes the decision so that the web form, the mail and bots can be drawn
+from it::
+
+    {
+      "kind": "turn",             # step kind, used by deadline policies
+      "title": "Your action",     # one line, in the player's terms
+      "text": "Play a command card ...",   # optional longer help
+      "example": "TURN C12 RECRUIT Vyborg",  # notation example (format())
+      "forms": [                  # alternatives, each a separate submit button
+        {
+          "label": "Play a card",
+          "base": {"type": "TURN"},          # constant part of the order
+          "fields": [
+            {"name": "card", "label": "Card", "type": "choice",
+             "choices": [{"value": "C12", "label": "C12 Agitators (3)"}]},
+            {"name": "region", "label": "Region", "type": "choice",
+             "choices": [...], "required": False},
+            {"name": "count", "label": "How many", "type": "int",
+             "min": 0, "max": 3},
+            {"name": "note", "label": "Free text", "type": "text"},
+            {"name": "units", "label": "Units", "type": "multi",
+             "choices": [...]},
+            {"name": "confirm", "label": "Also refresh", "type": "bool"},
+          ],
+        },
+      ],
+    }
+
+The platform builds an order from a submitted form as ``dict(base)`` updated
+with ``{field name: value}`` (``choice`` -> the matching choice's value,
+``int`` -> int, ``multi`` -> list of values, ``bool`` -> bool, ``text`` -> str;
+optional fields left empty are omitted).  Every order can also be typed in the
+game's notation (``parse``).  A game may ship ``templates/games/<slug>/form.html``
+to draw a richer form; it must still post the same field names.
+
+Events
+------
+``resolve`` returns events: dicts with at least ``"text"`` (one English
+sentence a player understands) and ``"to"``: ``None`` for everyone, or a list
+of the seats that may see it.  Any other keys are free data.
+
+Randomness
+----------
+Only from the ``rng`` argument (a ``random.Random`` the platform seeds from the
+game's secret seed and the step number).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any, Protocol, runtime_checkable
+
+JSON = Any
+State = dict[str, Any]
+Order = dict[str, Any]
+Prompt = dict[str, Any]
+Event = dict[str, Any]
+
+
+class IllegalOrder(ValueError):
+    """An order the rules do not allow, with a message the player understands."""
+
+
+class InvalidOrder(IllegalOrder):
+    """An order that cannot even be read (bad notation, missing fields)."""
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """What the platform needs from a game. Implemented by each ``RULES`` object."""
+
+    slug: str
+    title: str
+
+    def default_options(self) -> dict[str, Any]:
+        """The options a game gets when the GM gives none."""
+
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        """The seat ids for these options, in seat order."""
+
+    def setup(self, options: dict[str, Any], seats: list[str], rng: random.Random) -> State:
+        """The initial state; ``owed`` of it is not empty."""
+
+    def owed(self, state: State) -> dict[str, Prompt]:
+        """Who owes a decision now, with a prompt each; empty when the game is over."""
+
+    def validate(self, state: State, seat: str, order: Order) -> None:
+        """Raise ``IllegalOrder`` when ``order`` is not legal for ``seat`` now."""
+
+    def resolve(
+        self, state: State, orders_by_seat: dict[str, Order], rng: random.Random
+    ) -> tuple[State, list[Event]]:
+        """Apply one order from every owed seat; return the new state and events.
+
+        Automatic phases that need no decision run inside ``resolve`` until
+        someone owes a decision again or the game is over.  Never mutates
+        ``state`` or the orders.
+        """
+
+    def default_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """The order of a seat that missed its deadline."""
+
+    def random_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """A uniformly chosen legal order (bots, fuzzing, benchmarks)."""
+
+    def turn_key(self, state: State) -> str:
+        """Which turn the current step belongs to; deadlines and mails follow it."""
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        """Everything ``seat`` may see (``None``: the public view)."""
+
+    def outcome(self, state: State) -> list[dict[str, Any]] | None:
+        """None while running, else ``[{"seat": s, "score": n, "rank": r}, ...]`` best first."""
+
+    def parse(self, text: str) -> Order:
+        """Read an order in the game's notation; raise ``InvalidOrder`` if unreadable."""
+
+    def format(self, order: Order) -> str:
+        """Write an order in the game's notation; ``parse(format(o)) == o``."""
+
+    def secrets(self, state: State, seat: str) -> list[str]:
+        """Strings private to ``seat`` now (hand card ids, objective ids ...).
+
+        Each must appear as a whole JSON string in ``view(state, seat)`` data
+        and never in another seat's or the public view.  The conformance test
+        uses this to check that views leak nothing.
+        """
+
+
+def deep_copy(state: State) -> State:
+    """A copy of a JSON state that shares nothing with the original."""
+    return copy.deepcopy(state)
+
+
+def round_trip(data: JSON) -> JSON:
+    """``data`` through JSON and back (what storing it in the database does)."""
+    return json.loads(json.dumps(data))
+
+
+def step_rng(seed: str, step: int, purpose: str = "resolve") -> random.Random:
+    """The rng for one step of a game: seeded from the game's secret seed.
+
+    ``purpose`` separates the dice of a resolution from those of default or
+    bot orders drawn at the same step.
+    """
+    return random.Random(f"{seed}:{step}:{purpose}")
