@@ -1,0 +1,160 @@
+"""Dual Powers: Revolution 1917, for two players or solo against the Opposition.
+
+Options: ``solo`` (bool, default false), ``difficulty`` (1-6, solo only) and
+``faction`` (``SOV`` or ``GOV``: the human's side in solo).  Seats: ``SOV`` and
+``GOV``, or the human's faction alone in solo (the Opposition plays inside
+``resolve``).
+
+Order notation (one order a line; case does not matter)::
+
+    OBJECTIVE C-RED-5A                      secret objective (both players at once)
+    PLAY C-GRN-4 PASS                       play a card, no action
+    PLAY C-RED-4 RECRUIT R05                recruit units (total value <= the card's)
+    PLAY C-BLU-5A MOVE W01 TO WHT           Move: one controlled token one step
+    PLAY C-GRN-4 DOUBLE R05 VIA BLU TO WHT  Double Move (VIA only for two steps)
+    PLAY C-RED-3 REFRESH R03                Refresh an exhausted controlled token
+    PLAY L-KER LEADER IN GRN SPECIAL        leader recruit, then the special action
+    PLAY L-KOR LEADER SPECIAL-FIRST A-BLU   special first (Mobilize takes a connection)
+    PLAY L-DZE SPY-FIRST                    Espionage now, place the leader afterwards
+    PLACE GRN        /  PLACE NONE          ... the second part after SPY-FIRST
+    UNREST SCORE                            the unrest winner scores
+    UNREST BONUS DRAW                       ... or takes a bonus action instead
+
+A bonus action (when the day marker ends on 15 or 31) follows the action:
+``BONUS RECRUIT R01 IN GRN``, ``BONUS MOVE N3 TO PUR``, ``BONUS REFRESH R03``,
+``BONUS DRAW`` or (solo) ``BONUS ORGANIZE``; e.g.
+``PLAY C-PUR-4 RECRUIT R05 BONUS MOVE N3 TO PUR``.
+
+Ids: regions RED GRN BLU WHT BRN PUR; connections A-RED ... A-PUR (A-X joins X
+to the next region clockwise); command cards C-<region>-<2|3|4|5A|5B|6A|6B|7>;
+leader cards and tokens L-LEN L-DZE L-KOL (SOV), L-KER L-MIL L-KOR (GOV);
+units R01-R10 (SOV), W01-W10 (GOV); neutrals N1-N6, T-NEU, T-RED; Opposition
+units O<level>-<n>; region tiles TILE-<region>.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from app.games.base import IllegalOrder, State
+from app.games.dual_powers import choices as C
+from app.games.dual_powers import notation as N
+from app.games.dual_powers import prompts as P
+from app.games.dual_powers import rules as R
+from app.games.dual_powers import svg as G
+from app.games.dual_powers import views as V
+
+Order = dict[str, Any]
+
+
+class DualPowers:
+    """The ``RULES`` object of Dual Powers (the Game protocol of app.games.base)."""
+
+    slug = "dual_powers"
+    title = "Dual Powers: Revolution 1917"
+    conformance_options = [{}, {"solo": True, "difficulty": 3, "faction": "SOV"},
+                           {"solo": True, "difficulty": 6, "faction": "GOV"}]
+    conformance_max_steps = 2000
+
+    def default_options(self) -> dict[str, Any]:
+        return {"solo": False}
+
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        return R.seats_for(options)
+
+    def robot_seats(self, options: dict[str, Any]) -> list[str]:
+        return []
+
+    def setup(self, options: dict[str, Any], seats: list[str], rng: Any) -> State:
+        if list(seats) != R.seats_for(options):
+            raise ValueError(f"seats must be {R.seats_for(options)}")
+        return R.setup(options, rng)
+
+    def owed(self, state: State) -> dict[str, dict[str, Any]]:
+        return P.owed(state)
+
+    def validate(self, state: State, seat: str, order: Order) -> None:
+        if seat not in self.owed(state):
+            raise IllegalOrder("You owe no order now." if state["phase"] != "over" else "The game is over.")
+        R.apply_order(copy.deepcopy(state), seat, copy.deepcopy(order), None, [])
+
+    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: Any) -> tuple[State, list[Any]]:
+        new = copy.deepcopy(state)
+        events: list[dict[str, Any]] = []
+        owed = self.owed(new)
+        for seat in sorted(owed, key=["SOV", "GOV"].index):
+            order = orders_by_seat.get(seat)
+            if order is None:
+                order = self.default_order(new, seat, rng)
+            try:
+                self.validate(new, seat, order)
+            except IllegalOrder as exc:
+                events.append({"text": f"{seat}'s order was not possible ({exc}); the default "
+                                       "order was used.", "to": [seat]})
+                order = self.default_order(new, seat, rng)
+            R.apply_order(new, seat, copy.deepcopy(order), rng, events)
+        R.run(new, rng, events)
+        return new, events
+
+    def default_order(self, state: State, seat: str, rng: Any) -> Order:
+        phase = state["phase"]
+        if phase == "objective":
+            return C.default_objective(state, seat)
+        if phase == "action":
+            return C.default_play(state, seat)
+        if phase == "part2":
+            return {"type": "PLACE", "region": state["tiles"]["unrest"]}
+        if phase == "unrest":
+            return {"type": "UNREST", "choice": "SCORE"}
+        raise IllegalOrder("You owe no order now.")
+
+    def random_order(self, state: State, seat: str, rng: Any) -> Order:
+        phase = state["phase"]
+        if phase == "objective":
+            cards = sorted(C.command_cards(state["hands"][seat]), key=lambda c: c)
+            return {"type": "OBJECTIVE", "card": rng.choice(cards)}
+        if phase == "action":
+            return C.random_play(state, seat, rng)
+        if phase == "part2":
+            return C.random_place(state, seat, rng)
+        if phase == "unrest":
+            return C.random_unrest(state, seat, rng)
+        raise IllegalOrder("You owe no order now.")
+
+    def ai_order(self, state: State, seat: str, rng: Any) -> Order:
+        return self.random_order(state, seat, rng)
+
+    def turn_key(self, state: State) -> str:
+        phase = state["phase"]
+        rnd = state["round"]
+        if phase == "objective":
+            return f"R{rnd}-objective"
+        if phase == "action":
+            return f"R{rnd}-T{state['turn'] + 1}"
+        if phase == "part2":
+            return f"R{rnd}-T{state['turn'] + 1}-part2"
+        if phase == "unrest":
+            return f"R{rnd}-unrest"
+        return "over"
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return V.view(state, seat)
+
+    def secrets(self, state: State, seat: str) -> list[str]:
+        return V.secrets(state, seat)
+
+    def outcome(self, state: State) -> list[dict[str, Any]] | None:
+        return V.outcome(state)
+
+    def parse(self, text: str) -> Order:
+        return N.parse_order(text)
+
+    def format(self, order: Order) -> str:
+        return N.format_order(order)
+
+    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+        return G.board_svg(view, seat)
+
+
+RULES = DualPowers()

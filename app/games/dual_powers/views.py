@@ -1,0 +1,104 @@
+"""What each seat may see (spec 5): views, secrets and outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import State
+from app.games.dual_powers import board as B
+from app.games.dual_powers import data as D
+from app.games.dual_powers import rules as R
+
+
+def card_info(cid: str) -> dict[str, Any]:
+    info = dict(D.CARDS[cid])
+    info["id"] = cid
+    info["label"] = D.card_label(cid)
+    return info
+
+
+def _objective_visible(state: State, side: str, seat: str | None) -> bool:
+    if state["revealed"].get(side):
+        return True
+    return bool(seat == side and not state["solo"])
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    sides = B.sides(state)
+    regions = []
+    for r in D.REGIONS:
+        tokens = []
+        for t in sorted(B.tokens_in(state, r), key=D.TOKEN_ORDER.__getitem__):
+            tokens.append({"id": t, "name": D.TOKENS[t]["name"], "owner": B.owner(state, t) or "NEU",
+                           "fresh": state["board"][t]["fresh"], "strength": B.token_strength(state, t)})
+        regions.append({
+            "id": r, "name": D.REGION_NAMES[r], "colour": D.REGION_COLOURS[r], "tokens": tokens,
+            "unrest": state["tiles"]["unrest"] == r, "blockade_tile": state["tiles"]["blockade"] == r,
+            "markers": [m["marker"] for m in state["markers"] if m["region"] == r],
+            "strength": {s: list(B.strength(state, s, r)) for s in sides},
+            "greater": B.greater(state, r),
+        })
+    connections = [{"id": c, "name": D.CONNECTION_NAMES[c], "ends": list(ends),
+                    "blockaded": c == state["blockade"]} for c, ends in D.CONNECTIONS.items()]
+    objectives = {}
+    for side in sides:
+        card = state["objectives"].get(side)
+        visible = card is not None and _objective_visible(state, side, seat)
+        objectives[side] = {"set": card is not None, "revealed": bool(state["revealed"].get(side)),
+                            "card": card_info(card) if visible else None}
+    hands = state["hands"]
+    out: dict[str, Any] = {
+        "seat": seat, "solo": state["solo"], "difficulty": state["difficulty"], "human": state["human"],
+        "sides": sides, "round": state["round"], "phase": state["phase"],
+        "day": state["day"], "month": state["month"], "month_name": D.MONTHS[state["month"]],
+        "months": list(D.MONTHS), "unrest_vp": D.UNREST_VP[state["month"]],
+        "s": state["s"], "track_end": D.TRACK_END, "wotp": state["wotp"],
+        "sov_side": state["side_of"]["SOV"], "gov_side": state["side_of"]["GOV"],
+        "turn": min(state["turn"] + 1, len(state["turn_order"])), "turns": len(state["turn_order"]),
+        "turn_order": list(state["turn_order"]), "to_act": R.current_seat(state),
+        "bonus": state["bonus"], "regions": regions, "connections": connections,
+        "blockade": state["blockade"],
+        "supply": {s: list(v) for s, v in state["supply"].items()},
+        "opp_pool": {str(lv): sum(1 for t in state["opp_pool"] if D.TOKENS[t]["level"] == lv)
+                     for lv in D.OPP_LEVELS} if state["solo"] else {},
+        "out": list(state["out"]),
+        "tiles": {"unrest": state["tiles"]["unrest"], "blockade": state["tiles"]["blockade"],
+                  "stack_count": len(state["tiles"]["stack"]),
+                  "stack_set": sorted(state["tiles"]["stack"]), "gone": list(state["tiles"]["gone"])},
+        "played": {s: [card_info(c) for c in row] for s, row in state["played"].items()},
+        "discard": list(state["discard"]), "removed_cards": list(state["removed_cards"]),
+        "deck_count": len(state["deck"]),
+        "hand_counts": {s: len(h) for s, h in hands.items()},
+        "leader_cards_in_hand": {s: [c for c in h if D.CARDS[c]["kind"] == "leader"] for s, h in hands.items()},
+        "objectives": objectives, "objective_pending": list(state["objective_owed"]),
+        "markers": [dict(m) for m in state["markers"]],
+        "opp_pile_count": len(state["opp_pile"]), "opp_leader_pile_count": len(state["opp_leaders"]),
+        "opp_leader_card": state["opp_leader_card"],
+        "winner": state["winner"], "end_reason": state["end_reason"],
+        "hand": None,
+    }
+    if seat is not None and seat in hands:
+        out["hand"] = [card_info(c) for c in sorted(hands[seat], key=D.CARD_ORDER.__getitem__)]
+    return out
+
+
+def secrets(state: State, seat: str) -> list[str]:
+    hidden = [c for c in state["hands"].get(seat, []) if D.CARDS[c]["kind"] == "command"]
+    obj = state["objectives"].get(seat)
+    if obj is not None and not state["solo"] and not state["revealed"].get(seat):
+        hidden.append(obj)
+    return hidden
+
+
+def outcome(state: State) -> list[dict[str, Any]] | None:
+    if state["phase"] != "over":
+        return None
+    winner = state["winner"]
+    s = state["s"]
+    if state["solo"]:
+        human = state["human"]
+        return [{"seat": human, "score": B.sign(state, human) * s, "rank": 1 if winner == human else 2,
+                 "won": winner == human}]
+    loser = B.opponent(state, winner)
+    return [{"seat": winner, "score": B.sign(state, winner) * s, "rank": 1},
+            {"seat": loser, "score": B.sign(state, loser) * s, "rank": 2}]
