@@ -1,0 +1,131 @@
+"""Dorfromantik: The Duel, for two players placing the same tile each turn.
+
+Rules: ``shared/rules/dorfromantik-duel.md``.  Each turn is one simultaneous
+step: both seats owe a placement of the same revealed tile in their own area.
+
+Hidden information: nothing in the state is private to one seat, so
+``secrets`` returns ``[]``.  The stack order and the three boxed tiles are
+hidden from everyone (never in a view until the game is over); a seat's
+sealed order lives on the platform until the step resolves.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.base import Event, IllegalOrder, Order, State
+from app.games.duel import data, notation, state as st, views
+from app.games.duel.geometry import cell_key
+from app.games.duel.rules import automatic_placement, grid_of, legal_placements, score
+
+
+class DuelRules:
+    """The ``RULES`` object of the ``duel`` game."""
+
+    slug = "duel"
+    title = "Dorfromantik: The Duel"
+    conformance_options: list[dict[str, Any]] = [{}, {"forfeit_after": 0}]
+    conformance_max_steps = 200
+
+    def default_options(self) -> dict[str, Any]:
+        """``forfeit_after``: consecutive automatic placements that forfeit (0: never);
+        ``deadline_hours``: suggested turn deadline."""
+        return {"forfeit_after": data.FORFEIT_AFTER, "deadline_hours": data.DEADLINE_HOURS}
+
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        return list(st.SEATS)
+
+    def setup(self, options: dict[str, Any], seats: list[str], rng: random.Random) -> State:
+        opts = {**self.default_options(), **(options or {})}
+        state, _ = st.setup(opts, seats, rng)
+        return state
+
+    def owed(self, state: State) -> dict[str, dict[str, Any]]:
+        if state.get("over") or not state.get("current"):
+            return {}
+        return {s: views.prompt(state, s) for s in state["seats"] if s not in state["passing"]}
+
+    def validate(self, state: State, seat: str, order: Order) -> None:
+        """:raises IllegalOrder: the first failing check of §5.3 (``.code`` on placement errors)."""
+        try:
+            st.check_order(state, seat, order)
+        except IllegalOrder:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:  # pragma: no cover - defensive
+            raise IllegalOrder(notation.BAD_ORDER) from exc
+
+    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: random.Random) -> tuple[State, list[Event]]:
+        forfeit_after = int(state["options"].get("forfeit_after", data.FORFEIT_AFTER))
+        return st.resolve(state, orders_by_seat, forfeit_after)
+
+    def default_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """The deterministic automatic placement of §5.6 (marked ``auto``)."""
+        cur = state["current"]
+        found = automatic_placement(state["areas"][seat], cur["tile"], cur["marker"])
+        if found is None:
+            return {"type": "PASS"}
+        (q, r), k = found
+        return {"type": "PLACE", "tile": cur["tile"], "position": cell_key((q, r)), "rotation": k, "auto": True}
+
+    def random_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        cur = state["current"]
+        options = legal_placements(grid_of(state["areas"][seat]), cur["tile"], cur["marker"])
+        if not options:
+            return {"type": "PASS"}
+        (q, r), k = rng.choice(options)
+        return {"type": "PLACE", "tile": cur["tile"], "position": cell_key((q, r)), "rotation": k}
+
+    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        from app.games.duel.ai import best_order
+
+        return best_order(state, seat, rng)
+
+    def turn_key(self, state: State) -> str:
+        return f"T{state['turn']}"
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def secrets(self, state: State, seat: str) -> list[str]:
+        """Always ``[]``: nothing in the state is private to one seat (see module docstring)."""
+        return []
+
+    def outcome(self, state: State) -> list[dict[str, Any]] | None:
+        """Ranking by total, then task subtotal (D14); forfeits lose (§5.6)."""
+        if not state.get("over"):
+            return None
+        final = state.get("final") or {s: score(state["areas"][s]) for s in state["seats"]}
+        forfeited = set(state.get("forfeited", []))
+        if len(forfeited) == len(state["seats"]):
+            forfeited = set()  # both forfeited on the same turn: a draw
+
+        def key(s: str) -> tuple[int, int, int]:
+            if forfeited:
+                return (0 if s in forfeited else 1, 0, 0)
+            return (1, final[s]["total"], final[s]["subtotal"])
+
+        if len(state.get("forfeited", [])) == len(state["seats"]):
+            return [{"seat": s, "score": final[s]["total"], "rank": 1} for s in state["seats"]]
+        order = sorted(state["seats"], key=lambda s: tuple(-x for x in key(s)))
+        result = []
+        for i, s in enumerate(order):
+            rank = i + 1
+            if i and key(s) == key(order[i - 1]):
+                rank = result[-1]["rank"]
+            result.append({"seat": s, "score": final[s]["total"], "rank": rank})
+        return result
+
+    def parse(self, text: str) -> Order:
+        return notation.parse(text)
+
+    def format(self, order: Order) -> str:
+        return notation.format_order(order)
+
+    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+        from app.games.duel.svg import board_svg
+
+        return board_svg(view, seat)
+
+
+RULES = DuelRules()

@@ -1,0 +1,167 @@
+"""Prompts and views (rules spec §5.2, §8).
+
+Nothing in the state is private to one seat: both areas, the revealed tile and
+marker, stack sizes and the multiset of unrevealed pieces are public; the
+stack order and the 3 boxed tiles are hidden from everyone until the end; a
+seat's sealed order lives on the platform, not in the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.duel import data
+from app.games.duel.geometry import FACES, TILES, cell_key, key_cell
+from app.games.duel.notation import format_order
+from app.games.duel.rules import grid_of, legal_placements, measure, score
+
+
+def candidates(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
+    """Numbered candidate positions for ``seat`` now, each with its legal rotations."""
+    cur = state.get("current")
+    if state.get("over") or not cur or seat in state["passing"] or seat not in state["areas"]:
+        return []
+    by_cell: dict[str, list[int]] = {}
+    for cell, k in legal_placements(grid_of(state["areas"][seat]), cur["tile"], cur["marker"]):
+        by_cell.setdefault(cell_key(cell), []).append(k)
+    return [
+        {"n": i, "q": key_cell(key)[0], "r": key_cell(key)[1], "position": key, "rotations": rots}
+        for i, (key, rots) in enumerate(by_cell.items(), start=1)
+    ]
+
+
+def tile_text(tile: str, marker: str | None) -> str:
+    """A one-line description of a tile such as ``T05 (Grain task, GGGGGG) with GRA-4``."""
+    t = TILES[tile]
+    kind = f"{data.TASK_TYPE_NAMES[t.task]} task, " if t.task else ""
+    flag = f", {data.FLAG_COLOURS[t.segments[t.flag][0]]} flag" if t.flag is not None else ""
+    with_marker = f" with marker {marker}" if marker else ""
+    return f"{tile} ({kind}edges {t.edges}{flag}){with_marker}"
+
+
+def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
+    """The "place" prompt for ``seat``: numbered positions and rotations 0-5."""
+    cur = state["current"]
+    cands = candidates(state, seat)
+    first = cands[0]
+    example = format_order(
+        {"type": "PLACE", "tile": cur["tile"], "position": first["position"], "rotation": first["rotations"][0]}
+    )
+    faces = FACES[cur["tile"]]
+    hours = int(state["options"].get("deadline_hours", data.DEADLINE_HOURS))
+    return {
+        "kind": "place",
+        "title": f"Turn {state['turn']}: place {cur['tile']}" + (f" with marker {cur['marker']}" if cur["marker"] else ""),
+        "text": (
+            f"Place {tile_text(cur['tile'], cur['marker'])} in your area. Pick one of the numbered positions "
+            "and a rotation (clockwise steps of 60 degrees; the letters list the N, NE, SE, S, SW, NW edges). "
+            "Rails must meet rails and rivers must meet rivers. Your order stays sealed until both are in."
+        ),
+        "example": example,
+        "seconds": hours * 3600,
+        "forms": [
+            {
+                "label": "Place the tile",
+                "base": {"type": "PLACE", "tile": cur["tile"]},
+                "fields": [
+                    {
+                        "name": "position",
+                        "label": "Position",
+                        "type": "choice",
+                        "choices": [
+                            {
+                                "value": c["position"],
+                                "label": f"{c['n']}: ({c['q']},{c['r']}) rotation "
+                                + " or ".join(str(k) for k in c["rotations"]),
+                            }
+                            for c in cands
+                        ],
+                    },
+                    {
+                        "name": "rotation",
+                        "label": "Rotation",
+                        "type": "choice",
+                        "choices": [{"value": k, "label": f"{k}: {faces[k].facing}"} for k in range(6)],
+                    },
+                ],
+            }
+        ],
+    }
+
+
+def _area_view(area: dict[str, Any]) -> dict[str, Any]:
+    grid = grid_of(area)
+    cells = [
+        {"q": key_cell(k)[0], "r": key_cell(k)[1], "tile": v["tile"], "rot": v["rot"], "turn": v["turn"]}
+        for k, v in area["cells"].items()
+    ]
+    active = []
+    for e in area["active"]:
+        m = measure(grid, key_cell(e["cell"]), e["marker"])
+        if "halves" in m:
+            now = " / ".join(f"{h['terrain']} {h['n']}{'*' if h['dead'] else ''}" for h in m["halves"])
+        elif "c" in m:
+            now = f"{m['c']} neighbours"
+        else:
+            now = f"{m['n']} tiles{' (closed)' if m['closed'] else ''}"
+        active.append({"marker": e["marker"], "cell": e["cell"], "now": now})
+    return {
+        "cells": cells,
+        "active": active,
+        "completed": list(area["completed"]),
+        "cancelled": list(area["cancelled"]),
+        "passed": list(area["passed"]),
+        "boxed_markers": list(area["boxed_markers"]),
+        "auto_run": area["auto_run"],
+        "score": score(area),
+    }
+
+
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
+    """Everything ``seat`` may see (all of it public, see the module docstring)."""
+    cur = state.get("current")
+    markers = sorted(m for pile in state["piles"].values() for m in pile)
+    out: dict[str, Any] = {
+        "seats": list(state["seats"]),
+        "seat": seat,
+        "turn": state["turn"],
+        "over": bool(state.get("over")),
+        "current": None,
+        "passing": list(state.get("passing", [])),
+        "forfeited": list(state.get("forfeited", [])),
+        "areas": {s: _area_view(state["areas"][s]) for s in state["seats"]},
+        "last": dict(state.get("last", {})),
+        "stacks": {
+            "landscape": len(state["land_stack"]),
+            "task": len(state["task_stack"]),
+            "box": len(state["box"]),
+            "markers": {code: len(p) for code, p in state["piles"].items()},
+        },
+        "unrevealed": {
+            "landscape": sorted(state["land_stack"] + state["box"]),
+            "task": sorted(state["task_stack"]),
+            "markers": markers,
+        },
+        "candidates": [],
+    }
+    if cur:
+        t = TILES[cur["tile"]]
+        out["current"] = {
+            "tile": cur["tile"],
+            "marker": cur["marker"],
+            "task": t.task,
+            "text": tile_text(cur["tile"], cur["marker"]),
+            "facings": [FACES[cur["tile"]][k].facing for k in range(6)],
+        }
+    if seat is not None and seat in state["seats"]:
+        out["candidates"] = candidates(state, seat)
+    if state.get("over"):
+        out["final"] = state.get("final")
+        # Revealed after scoring together with the seed (§8).
+        out["hidden_revealed"] = {
+            "box": list(state["box"]),
+            "land_stack": list(state["land_stack"]),
+            "task_stack": list(state["task_stack"]),
+            "piles": {k: list(v) for k, v in state["piles"].items()},
+        }
+    return out
