@@ -1,0 +1,204 @@
+"""The AI of spec section 9: AI seats, full auto-command, timeouts and bots.
+
+Deterministic from the state; it consumes no random numbers (D22).  Ties go
+to the lowest territory number unless the spec says otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.conquest import data as D
+from app.games.conquest.state import State, territories_of, valid_sets
+
+NUM = D.NUMBER
+
+
+def enemy_neighbours(state: State, t: str) -> list[str]:
+    me = state["owner"][t]
+    return [n for n in D.NEIGHBOURS[t] if state["owner"][n] != me]
+
+
+def threat(state: State, t: str) -> int:
+    return sum(state["armies"][n] for n in enemy_neighbours(state, t))
+
+
+def pressure(state: State, t: str) -> int:
+    """p(t) = threat(t) - armies(t)."""
+    return threat(state, t) - state["armies"][t]
+
+
+def borders(state: State, seat: str) -> list[str]:
+    return [t for t in territories_of(state, seat) if enemy_neighbours(state, t)]
+
+
+def _share(state: State, seat: str, h: str) -> float:
+    return sum(1 for t in D.IN_THEATRE[h] if state["owner"][t] == seat) / len(D.IN_THEATRE[h])
+
+
+def priority_set(state: State, seat: str) -> list[str]:
+    """PS of spec 9.1."""
+    goal = state["objective"][seat]["goal"]
+    obj = D.OBJECTIVES.get(goal, {})
+    order = D.THEATRES.index
+    if "theatres" in obj and not obj.get("plus_one"):
+        return list(obj["theatres"])
+    if obj.get("plus_one"):
+        others = [h for h in D.THEATRES if h not in obj["theatres"]]
+        best = max(others, key=lambda h: (_share(state, seat, h), -order(h)))
+        return list(obj["theatres"]) + [best]
+    open_ = [h for h in D.THEATRES if _share(state, seat, h) < 1]
+    if not open_:
+        return []
+    return [max(open_, key=lambda h: (_share(state, seat, h), -len(D.IN_THEATRE[h]), -order(h)))]
+
+
+def target_colour(state: State, seat: str) -> str | None:
+    return D.OBJECTIVES.get(state["objective"][seat]["goal"], {}).get("destroy")
+
+
+def want(state: State, seat: str, b: str, ps: list[str], k: str | None) -> int:
+    h = D.THEATRE[b]
+    owner = state["owner"][b]
+    rest_mine = all(state["owner"][t] == seat for t in D.IN_THEATRE[h] if t != b)
+    owner_all = all(state["owner"][t] == owner for t in D.IN_THEATRE[h])
+    return (
+        6 * (h in ps) + 4 * (k is not None and state["colour"][owner] == k) + 3 * rest_mine + 2 * owner_all
+        - state["armies"][b]
+    )
+
+
+def choose_trade(state: State, seat: str) -> dict[str, Any] | None:
+    """Spec 9.2: fewest jokers, then a set picturing a controlled territory, then deck order."""
+    sets = valid_sets(state["hands"][seat])
+    if not sets:
+        return None
+
+    def mine(c: str) -> bool:
+        t = D.CARD_TERRITORY[c]
+        return t is not None and state["owner"][t] == seat
+
+    def key(trio: list[str]) -> tuple:
+        jokers = sum(1 for c in trio if c in D.JOKERS)
+        return (jokers, 0 if any(mine(c) for c in trio) else 1, sorted(D.DECK.index(c) for c in trio))
+
+    best = min(sets, key=key)
+    order: dict[str, Any] = {"type": "TRADE", "cards": best}
+    owned = [D.CARD_TERRITORY[c] for c in best if mine(c)]
+    if owned:
+        order["bonus"] = max(owned, key=lambda t: (pressure(state, t), -NUM[t]))
+    return order
+
+
+def choose_placement(state: State, seat: str) -> dict[str, int]:
+    """Spec 9.3: restricted pools on their theatre's weakest border, general pool on spearhead/weak point."""
+    where: dict[str, int] = {}
+
+    def add(t: str, n: int) -> None:
+        if n > 0:
+            where[t] = where.get(t, 0) + n
+
+    bord = borders(state, seat)
+    for h in D.THEATRES:
+        r = state["pools"].get(h, 0)
+        if not r:
+            continue
+        inside = [t for t in bord if D.THEATRE[t] == h]
+        if inside:
+            add(max(inside, key=lambda t: (pressure(state, t), -NUM[t])), r)
+        else:
+            add(min((t for t in territories_of(state, seat) if D.THEATRE[t] == h), key=NUM.__getitem__), r)
+    g = state["pools"].get("G", 0)
+    if g and bord:
+        ps, k = priority_set(state, seat), target_colour(state, seat)
+
+        def spear_key(s: str) -> tuple:
+            return (max(want(state, seat, b, ps, k) for b in enemy_neighbours(state, s)), state["armies"][s], -NUM[s])
+
+        s = max(bord, key=spear_key)
+        w = max(bord, key=lambda t: (pressure(state, t), -NUM[t]))
+        if w != s and pressure(state, w) > 0:
+            add(w, g // 3)
+            add(s, g - g // 3)
+        else:
+            add(s, g)
+    elif g:
+        add(min(territories_of(state, seat), key=NUM.__getitem__), g)
+    return where
+
+
+def choose_attack(state: State, seat: str) -> tuple[str, str] | None:
+    """Spec 9.4: the pair maximising (want(b), armies(a) - armies(b), -#a, -#b) with a margin of 2."""
+    ps, k = priority_set(state, seat), target_colour(state, seat)
+    best, best_key = None, None
+    for a in territories_of(state, seat):
+        for b in enemy_neighbours(state, a):
+            if state["armies"][a] >= state["armies"][b] + 2:
+                key = (want(state, seat, b, ps, k), state["armies"][a] - state["armies"][b], -NUM[a], -NUM[b])
+                if best_key is None or key > best_key:
+                    best, best_key = (a, b), key
+    return best
+
+
+def choose_advance(state: State, seat: str) -> int:
+    """Spec 9.5: all d armies if the origin stays safe, else 1."""
+    p = state["pending"]
+    a, d = p["from"], p["d"]
+    x = state["armies"][a]
+    if not enemy_neighbours(state, a) or x - (d - 1) >= threat(state, a):
+        return d
+    return 1
+
+
+def distances(state: State, seat: str) -> dict[str, int]:
+    """Steps through own territories to the nearest own border territory."""
+    mine = set(territories_of(state, seat))
+    dist = {t: 0 for t in mine if enemy_neighbours(state, t)}
+    frontier = list(dist)
+    while frontier:
+        nxt = []
+        for t in frontier:
+            for n in D.NEIGHBOURS[t]:
+                if n in mine and n not in dist:
+                    dist[n] = dist[t] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def choose_move(state: State, seat: str) -> dict[str, Any] | None:
+    """Spec 9.6: the next inland move towards the front, territories in ascending #."""
+    dist = distances(state, seat)
+    left = state["moves_left"]
+    for a in territories_of(state, seat):
+        if NUM[a] <= state["last_move_from"] or dist.get(a, 0) == 0:
+            continue
+        k = min(left[a] if left is not None else state["armies"][a], state["armies"][a] - 1)
+        if k < 1:
+            continue
+        options = [c for c in D.NEIGHBOURS[a] if c in dist and dist[c] < dist[a]]
+        if options:
+            c = min(options, key=lambda c: (dist[c], -threat(state, c), NUM[c]))
+            return {"type": "MOVE", "pair": f"{a}-{c}", "count": k}
+    return None
+
+
+def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:
+    """The AI's next turn order (spec 9.7); ``full=False`` is the timeout mode (no offensive)."""
+    if state["pending"]:
+        return {"type": "ADVANCE", "count": choose_advance(state, seat) if full else 1}
+    if state["phase"] == "MOBILISATION":
+        trade = choose_trade(state, seat)
+        if trade:
+            return trade
+        if any(state["pools"].values()):
+            return {"type": "PLACE", **choose_placement(state, seat)}
+    if not full:
+        return {"type": "END_TURN"}
+    if state["phase"] != "REGROUP":
+        pair = choose_attack(state, seat)
+        if pair:
+            return {"type": "ATTACK", "pair": f"{pair[0]}-{pair[1]}"}
+        return {"type": "END_OFFENSIVE"}
+    move = choose_move(state, seat)
+    return move or {"type": "END_TURN"}

@@ -1,0 +1,326 @@
+"""Applying orders and running the turn flow (spec 3.4-3.7, 5.1-5.5, 6, 7).
+
+Every function here mutates the (already copied) state it is given and
+appends events.  ``settle`` plays AI and abandoned seats until a human owes a
+decision or the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+from app.games.conquest import data as D
+from app.games.conquest.state import (
+    State,
+    active_humans,
+    armies_of,
+    compute_pools,
+    goal_met,
+    in_field,
+    is_robot,
+    label,
+    pool_total,
+    roll,
+    shuffle,
+    territories_of,
+    tname,
+)
+
+Events = list[dict[str, Any]]
+
+
+def say(events: Events, text: str, to: list[str] | None = None, **data: Any) -> None:
+    events.append({"text": text, "to": to, **data})
+
+
+# -- end of game ---------------------------------------------------------------------------
+
+
+def finish(state: State, events: Events, reason: str, winners: list[str], text: str) -> None:
+    state["result"] = {"reason": reason, "winners": winners}
+    state["pending"] = None
+    say(events, text, game_over=True)
+
+
+def check_victory(state: State, seat: str, events: Events) -> bool:
+    """Check point (D13): the commander on turn wins by objective or as last in field."""
+    if state["result"] is not None:
+        return True
+    if state["status"][seat] in ("ABANDONED", "ELIMINATED"):
+        return False
+    if in_field(state) == [seat]:
+        finish(state, events, "last", [seat], f"{label(state, seat)} is the last commander in field and wins.")
+        return True
+    if goal_met(state, seat):
+        goal = state["objective"][seat]["goal"]
+        finish(
+            state, events, "objective", [seat],
+            f"{label(state, seat)} fulfils the objective '{D.objective_text(goal)}' and wins.",
+        )
+        return True
+    return False
+
+
+def armistice(state: State, events: Events, why: str) -> None:
+    """Spec 6.2: most territories, then most armies, among seats in field and not abandoned."""
+    eligible = [s for s in in_field(state) if state["status"][s] != "ABANDONED"]
+    if not eligible:
+        finish(state, events, "armistice", [], f"Armistice ({why}): no eligible commander, no winner.")
+        return
+    key = {s: (len(territories_of(state, s)), armies_of(state, s)) for s in eligible}
+    best = max(key.values())
+    winners = [s for s in eligible if key[s] == best]
+    names = " and ".join(label(state, s) for s in winners)
+    verb = "share the victory" if len(winners) > 1 else "wins"
+    finish(state, events, "armistice", winners, f"Armistice ({why}): {names} {verb}.")
+
+
+def check_absence(state: State, events: Events) -> None:
+    """Trigger (b): no active human left in field."""
+    if state["result"] is None and not active_humans(state):
+        armistice(state, events, "no active human commander left")
+
+
+# -- mobilisation ----------------------------------------------------------------------------
+
+
+def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, events: Events) -> None:
+    for c in cards:
+        state["hands"][seat].remove(c)
+    state["discard"].extend(cards)
+    state["trades"] += 1
+    value = D.trade_value(state["trades"])
+    state["pools"]["G"] = state["pools"].get("G", 0) + value
+    if bonus is None:
+        bonus = next(
+            (D.CARD_TERRITORY[c] for c in cards if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat),
+            None,
+        )
+    shown = ", ".join(
+        f"{c} ({tname(D.CARD_TERRITORY[c]) if D.CARD_TERRITORY[c] else 'joker'}, {D.CARD_SYMBOL[c]})" for c in cards
+    )
+    extra = ""
+    if bonus:
+        state["armies"][bonus] += 2
+        extra = f"; +2 armies on {tname(bonus)}"
+    say(events, f"{label(state, seat)} trades {shown}: trade {state['trades']} worth {value} armies{extra}.")
+    check_victory(state, seat, events)
+
+
+def do_place(state: State, seat: str, where: dict[str, int], events: Events) -> None:
+    pools = state["pools"]
+    for t in sorted(where, key=D.NUMBER.__getitem__):
+        n = where[t]
+        h = D.THEATRE[t]
+        from_r = min(n, pools.get(h, 0))
+        if h in pools:
+            pools[h] -= from_r
+        pools["G"] = pools.get("G", 0) - (n - from_r)
+        state["armies"][t] += n
+    for h in [k for k, v in pools.items() if k != "G" and v == 0]:
+        del pools[h]
+    text = ", ".join(f"{where[t]} on {tname(t)}" for t in sorted(where, key=D.NUMBER.__getitem__))
+    say(events, f"{label(state, seat)} places {text}.")
+    check_victory(state, seat, events)
+
+
+# -- offensive -------------------------------------------------------------------------------
+
+
+def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
+    """Spec 6.3: cards pass, destruction objectives convert, victory check, absence check."""
+    cards = state["hands"][loser]
+    state["hands"][winner].extend(cards)
+    state["hands"][loser] = []
+    state["status"][loser] = "ELIMINATED"
+    say(
+        events, f"{label(state, loser)} is eliminated by {label(state, winner)}; {len(cards)} cards pass over.",
+        slot_released=loser if state["kind"][loser] == "human" else None,
+    )
+    if cards:
+        say(events, f"You receive {', '.join(cards)} from {label(state, loser)}.", [winner])
+    colour = state["colour"][loser]
+    for s in state["order"]:
+        obj = state["objective"].get(s)
+        if obj and state["status"][s] != "ELIMINATED" and D.OBJECTIVES.get(obj["goal"], {}).get("destroy") == colour:
+            if s == winner and state["status"][s] != "ABANDONED":
+                finish(
+                    state, events, "objective", [s],
+                    f"{label(state, s)} destroys the {colour} army, fulfils the objective and wins.",
+                )
+                return
+            if s != winner:
+                obj["goal"], obj["converted"] = "O7", True
+                say(events, f"Your target {colour} was destroyed by another; your objective is now "
+                    "to control 24 territories.", [s])
+    if check_victory(state, winner, events):
+        return
+    check_absence(state, events)
+
+
+def do_roll(state: State, seat: str, a: str, b: str, rng: Any, events: Events) -> int:
+    """One roll (spec 5.3 steps 1-6); returns d, or 0 if no conquest."""
+    defender = state["owner"][b]
+    d, e = min(3, state["armies"][a] - 1), min(3, state["armies"][b])
+    att, dfn = roll(rng, d), roll(rng, e)
+    lose_a = lose_d = 0
+    for x, y in zip(sorted(att, reverse=True), sorted(dfn, reverse=True), strict=False):
+        if x > y:
+            lose_d += 1
+        else:
+            lose_a += 1
+    state["armies"][a] -= lose_a
+    state["armies"][b] -= lose_d
+    say(
+        events,
+        f"{label(state, seat)} attacks {tname(b)} ({label(state, defender)}) from {tname(a)}: "
+        f"{' '.join(map(str, att))} against {' '.join(map(str, dfn))}; "
+        f"attacker loses {lose_a}, defender loses {lose_d}.",
+        dice={"attacker": att, "defender": dfn, "from": a, "to": b},
+    )
+    if state["armies"][b] > 0:
+        check_victory(state, seat, events)
+        return 0
+    state["owner"][b] = seat
+    state["armies"][b] = 1
+    state["armies"][a] -= 1
+    state["conquered"] = True
+    say(events, f"{label(state, seat)} conquers {tname(b)}.")
+    if not territories_of(state, defender):
+        eliminate(state, defender, seat, events)
+    check_victory(state, seat, events)
+    return d
+
+
+def do_advance(state: State, seat: str, a: str, b: str, n: int, events: Events) -> None:
+    state["armies"][a] -= n - 1
+    state["armies"][b] += n - 1
+    state["pending"] = None
+    say(events, f"{label(state, seat)} occupies {tname(b)} with {n} armies in all.")
+    check_victory(state, seat, events)
+
+
+def do_attack(state: State, seat: str, order: dict[str, Any], rng: Any, events: Events) -> None:
+    a, b = order["pair"].split("-")
+    repeat, stop, adv = order.get("repeat", 1), order.get("stop", 2), order.get("advance", "ASK")
+    rolls = 0
+    while state["result"] is None and (repeat == "CONQUER" or rolls < repeat):
+        if state["armies"][a] < max(2, stop):
+            say(events, f"{label(state, seat)} halts the attack on {tname(b)}.")
+            return
+        rolls += 1
+        d = do_roll(state, seat, a, b, rng, events)
+        if d:
+            if state["result"] is not None:
+                return
+            if adv == "ASK":
+                if d > 1:
+                    state["pending"] = {"from": a, "to": b, "d": d}
+            else:
+                do_advance(state, seat, a, b, d if adv == "MAX" else min(adv, d), events)
+            return
+
+
+# -- regroup and end of turn -------------------------------------------------------------------
+
+
+def enter_regroup(state: State, seat: str) -> None:
+    state["phase"] = "REGROUP"
+    state["moves_left"] = {t: state["armies"][t] for t in territories_of(state, seat)}
+
+
+def do_move(state: State, seat: str, a: str, b: str, n: int, events: Events) -> None:
+    state["armies"][a] -= n
+    state["armies"][b] += n
+    state["moves_left"][a] -= n
+    state["last_move_from"] = D.NUMBER[a]
+    say(events, f"{label(state, seat)} moves {n} from {tname(a)} to {tname(b)}.")
+    check_victory(state, seat, events)
+
+
+def draw_card(state: State, seat: str, rng: Any, events: Events) -> None:
+    if not state["draw"] and state["discard"]:
+        state["draw"] = shuffle(state["discard"], rng)
+        state["discard"] = []
+        say(events, "The discard pile is shuffled into a new draw pile.")
+    if not state["draw"]:
+        say(events, f"{label(state, seat)} conquered this turn but no card is left to draw.")
+        return
+    card = state["draw"].pop(0)
+    state["hands"][seat].append(card)
+    say(events, f"{label(state, seat)} draws a supply card.")
+    t = D.CARD_TERRITORY[card]
+    say(events, f"You draw {card} ({tname(t) if t else 'joker'}, {D.CARD_SYMBOL[card]}).", [seat])
+
+
+def end_turn(state: State, rng: Any, events: Events, own: bool, timed_out: bool = False) -> None:
+    """Spec 5.5, then the next turn start."""
+    seat = state["current"]
+    if state["result"] is not None:
+        return
+    if state["conquered"]:
+        draw_card(state, seat, rng, events)
+    if own:
+        state["timeouts"][seat] = 0
+    if timed_out and state["kind"][seat] == "human" and state["status"][seat] == "ACTIVE":
+        state["timeouts"][seat] += 1
+        if state["timeouts"][seat] >= D.TIMEOUTS_TO_FULL_AUTO:
+            state["status"][seat] = "FULL_AUTO"
+            say(events, f"{label(state, seat)} missed {state['timeouts'][seat]} turns in a row and "
+                "passes to full auto-command.")
+    order = state["order"]
+    i = order.index(seat)
+    nxt, wrapped = seat, False
+    for step in range(1, len(order) + 1):
+        j = (i + step) % len(order)
+        if j <= i:
+            wrapped = True
+        if state["status"][order[j]] != "ELIMINATED":
+            nxt = order[j]
+            break
+    if wrapped:
+        end_round(state, events)
+        if state["result"] is not None:
+            return
+    state["serial"] += 1
+    state["current"] = nxt
+    start_turn(state, events)
+
+
+def end_round(state: State, events: Events) -> None:
+    """Spec 6.2 (a) round limit, then (c) three fully automatic rounds."""
+    limit = state["options"]["round_limit"]
+    if limit and state["round"] >= limit:
+        armistice(state, events, f"round limit {limit} reached")
+        return
+    if state["human_acted"]:
+        state["auto_rounds"] = 0
+    else:
+        state["auto_rounds"] += 1
+        if state["auto_rounds"] >= D.AUTO_ROUNDS_TO_ARMISTICE:
+            armistice(state, events, f"{state['auto_rounds']} rounds without a human order")
+            return
+    state["round"] += 1
+    state["human_acted"] = False
+
+
+def start_turn(state: State, events: Events) -> None:
+    seat = state["current"]
+    state.update(phase="MOBILISATION", pending=None, moves_left=None, conquered=False, last_move_from=0)
+    state["pools"] = {}
+    if check_victory(state, seat, events):
+        return
+    state["pools"] = compute_pools(state, seat)
+    bonus = ", ".join(f"{D.THEATRE_NAMES[h]} {n}" for h, n in state["pools"].items() if h != "G")
+    extra = f" plus theatre bonuses ({bonus})" if bonus else ""
+    say(events, f"Round {state['round']}, turn {state['serial']}: {label(state, seat)} receives "
+        f"{state['pools']['G']} armies{extra}.")
+
+
+def round1_done(state: State, rng: Any, events: Events) -> bool:
+    """Round 1: the turn passes as soon as the last army is placed."""
+    if state["round"] == 1 and state["result"] is None and pool_total(state) == 0:
+        end_turn(state, rng, events, own=not is_robot(state, state["current"]))
+        return True
+    return False

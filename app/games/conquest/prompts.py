@@ -1,0 +1,158 @@
+"""Prompts of the seat on turn: the forms of one step of the interactive turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.conquest import data as D
+from app.games.conquest.ai import enemy_neighbours
+from app.games.conquest.state import State, pool_total, territories_of, tname, valid_sets
+
+NUM = D.NUMBER
+
+
+def _tl(state: State, t: str) -> str:
+    return f"{tname(t)} ({state['armies'][t]})"
+
+
+def attack_pairs(state: State, seat: str) -> list[list[str]]:
+    """Legal (origin, target) pairs: own origin with 2+ armies, enemy neighbour."""
+    return [
+        [a, b]
+        for a in territories_of(state, seat)
+        if state["armies"][a] >= 2
+        for b in enemy_neighbours(state, a)
+    ]
+
+
+def move_pairs(state: State, seat: str) -> list[list[str]]:
+    """Legal regroup pairs: own to own neighbour, with armies that may still move."""
+    left = state["moves_left"]
+    out = []
+    for a in territories_of(state, seat):
+        movable = min(state["armies"][a] - 1, left[a] if left is not None else state["armies"][a])
+        if movable < 1:
+            continue
+        out.extend([a, b] for b in D.NEIGHBOURS[a] if state["owner"][b] == seat)
+    return out
+
+
+def _card_label(c: str) -> str:
+    t = D.CARD_TERRITORY[c]
+    return f"{c} {tname(t)} ({D.SYMBOL_NAMES[D.CARD_SYMBOL[c]]})" if t else f"{c} joker"
+
+
+def trade_form(state: State, seat: str) -> dict[str, Any]:
+    hand = sorted(state["hands"][seat], key=D.DECK.index)
+    pictured = sorted(
+        {D.CARD_TERRITORY[c] for c in hand if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat},
+        key=NUM.__getitem__,
+    )
+    fields: list[dict[str, Any]] = [
+        {"name": "cards", "label": "Three cards", "type": "multi",
+         "choices": [{"value": c, "label": _card_label(c)} for c in hand]},
+    ]
+    if pictured:
+        fields.append({"name": "bonus", "label": "+2 armies on (optional)", "type": "choice", "required": False,
+                       "choices": [{"value": t, "label": tname(t)} for t in pictured]})
+    return {"label": "Trade cards", "base": {"type": "TRADE"}, "fields": fields}
+
+
+def place_form(state: State, seat: str) -> dict[str, Any]:
+    g = state["pools"].get("G", 0)
+    fields = []
+    for t in territories_of(state, seat):
+        top = g + state["pools"].get(D.THEATRE[t], 0)
+        fields.append({"name": t, "label": f"{_tl(state, t)} [{D.THEATRE[t]}]", "type": "int",
+                       "min": 0, "max": top, "required": False})
+    return {"label": "Place reinforcements", "base": {"type": "PLACE"}, "fields": fields}
+
+
+def attack_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]:
+    return {
+        "label": "Attack",
+        "base": {"type": "ATTACK"},
+        "fields": [
+            {"name": "pair", "label": "From -> target", "type": "choice",
+             "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs]},
+            {"name": "repeat", "label": "Rolls", "type": "choice", "required": False,
+             "choices": [{"value": 1, "label": "One roll"},
+                         {"value": "CONQUER", "label": "Until conquered or halted"}]},
+        ],
+    }
+
+
+def move_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]:
+    top = max(state["armies"][a] - 1 for a, _ in pairs)
+    return {
+        "label": "Regroup: move armies",
+        "base": {"type": "MOVE"},
+        "fields": [
+            {"name": "pair", "label": "From -> to", "type": "choice",
+             "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs]},
+            {"name": "count", "label": "Armies", "type": "int", "min": 1, "max": top},
+        ],
+    }
+
+
+def _button(label: str, kind: str) -> dict[str, Any]:
+    return {"label": label, "base": {"type": kind}, "fields": []}
+
+
+ABANDON_FORM = {
+    "label": "Abandon the game (final)",
+    "base": {"type": "ABANDON"},
+    "fields": [{"name": "confirm", "label": "Yes, leave this game for good", "type": "bool"}],
+}
+
+
+def turn_prompt(state: State, seat: str) -> dict[str, Any]:
+    """The prompt of the seat on turn for the current step."""
+    seconds = state["options"]["timer"]
+    phase, pools = state["phase"], state["pools"]
+    base = {"seconds": seconds}
+    if state["status"][seat] == "FULL_AUTO":
+        return {
+            **base, "kind": "auto", "title": "Your seat is under auto-command",
+            "text": "Auto-command plays this turn, attacks included, unless you resume command now.",
+            "example": "RESUME_COMMAND",
+            "forms": [_button("Resume command", "RESUME"), _button("Let auto-command play this turn", "AUTO"),
+                      ABANDON_FORM],
+        }
+    if state["pending"]:
+        p = state["pending"]
+        return {
+            **base, "kind": "advance", "title": f"How many armies occupy {tname(p['to'])}?",
+            "text": f"1 army has entered {tname(p['to'])}; you may bring the total up to {p['d']}.",
+            "example": f"ADVANCE {p['d']}",
+            "forms": [{"label": "Advance", "base": {"type": "ADVANCE"},
+                       "fields": [{"name": "count", "label": "Armies in all", "type": "int", "min": 1,
+                                   "max": p["d"]}]}, ABANDON_FORM],
+        }
+    forms: list[dict[str, Any]] = []
+    hand = state["hands"][seat]
+    if phase == "MOBILISATION" and valid_sets(hand):
+        forms.append(trade_form(state, seat))
+    if phase == "MOBILISATION" and len(hand) >= 5:
+        title, kind = f"You hold {len(hand)} cards: trade until you hold 4 or fewer", "mobilisation"
+    elif phase == "MOBILISATION" and pool_total(state) > 0:
+        bonus = ", ".join(f"{pools[h]} only in {D.THEATRE_NAMES[h]}" for h in D.THEATRES if pools.get(h))
+        title = f"Place {pool_total(state)} armies" + (f" ({bonus})" if bonus else "")
+        kind = "mobilisation"
+        forms.append(place_form(state, seat))
+    else:
+        kind = "offensive" if phase != "REGROUP" else "regroup"
+        title = "Attack, regroup or end your turn" if phase != "REGROUP" else "Regroup or end your turn"
+        if phase != "REGROUP":
+            pairs = attack_pairs(state, seat)
+            if pairs:
+                forms.append(attack_form(state, seat, pairs))
+            forms.append(_button("End offensive", "END_OFFENSIVE"))
+        mp = move_pairs(state, seat)
+        if mp:
+            forms.append(move_form(state, seat, mp))
+        forms.append(_button("End turn", "END_TURN"))
+    forms.append(ABANDON_FORM)
+    examples = {"mobilisation": "PLACE 3 Moscow, 2 Ukraine", "offensive": "ATTACK Egypt Libya",
+                "regroup": "MOVE 2 Ukraine Caucasus"}
+    return {**base, "kind": kind, "title": title, "example": examples[kind], "forms": forms}
