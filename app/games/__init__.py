@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 
 from app.games.base import IllegalOrder, InvalidOrder, Rules
 
@@ -26,14 +27,20 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
+    only = os.environ.get("PBEM_GAMES")  # e.g. "dual_powers,duel" to serve only those
+    wanted = [n.strip() for n in only.split(",")] if only is not None else GAME_MODULES
     for name in GAME_MODULES:
+        if name not in wanted:
+            continue
         try:
             module = importlib.import_module(f"app.games.{name}")
         except ModuleNotFoundError as exc:
             if exc.name != f"app.games.{name}":
                 raise
             continue
-        register(module.RULES)
+        rules = getattr(module, "RULES", None)
+        if rules is not None:  # a package without RULES is not a playable game yet
+            register(rules)
 
 
 def get_rules(slug: str) -> Rules:

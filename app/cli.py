@@ -1,0 +1,156 @@
+"""Command line (a contract: tools outside the project call these names).
+
+    flask --app app init-db
+    flask --app app game create SLUG --player EMAIL ... [--bot] [--option K=V ...] [--hours N]
+    flask --app app tick [--now ISO-8601]
+    flask --app app mail deliver
+    flask --app app demo [--serve]
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+
+from app import turns
+from app.db import get_engine, write_session
+from app.links import gm_link, seat_link
+from app.mail import deliver_pending
+from app.models import Seat, utcnow
+
+game_cli = AppGroup("game", help="Create and manage games.")
+mail_cli = AppGroup("mail", help="Outgoing and incoming mail.")
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``KEY=VALUE``; the value is read as JSON when it can be (true, 3, "x")."""
+    if "=" not in text:
+        raise click.BadParameter(f"{text!r} is not KEY=VALUE")
+    key, raw = text.split("=", 1)
+    try:
+        value: object = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+def parse_now(text: str | None) -> datetime:
+    if not text:
+        return utcnow()
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise click.BadParameter(f"{text!r} is not an ISO-8601 instant") from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def create(slug: str, players: list[str], bot: bool, options: dict, hours: float,
+           gm_email: str = "", resolve_early: bool = True) -> dict:
+    from sqlmodel import select
+
+    with write_session(get_engine()) as session:
+        made = turns.create_game(session, slug, players, options=options, hours=hours, bots=bot,
+                                 gm_email=gm_email, resolve_early=resolve_early)
+        game = made.game
+        seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.id)).all()
+        from app.models import Player
+
+        out = []
+        for seat in seats:
+            player = session.get(Player, seat.player_id) if seat.player_id else None
+            entry = {"seat": seat.seat, "email": player.email if player else None,
+                     "link": seat_link(seat) if seat.token_hash else None}
+            if seat.is_bot:
+                entry["bot"] = True
+            if seat.is_robot:
+                entry["robot"] = True
+            out.append(entry)
+        return {"game": game.id, "seats": out, "gm_link": gm_link(game), "seed_hash": game.seed_hash}
+
+
+@game_cli.command("create")
+@click.argument("slug")
+@click.option("--player", "players", multiple=True, help="A player's e-mail, in seat order.")
+@click.option("--bot", is_flag=True, help="Fill the remaining seats with bots.")
+@click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
+@click.option("--hours", type=float, default=None, help="Deadline length of a turn, in hours.")
+@click.option("--gm", "gm_email", default="", help="The GM's e-mail (alerts).")
+@click.option("--no-early", is_flag=True, help="Wait for the deadline even when all orders are in.")
+def game_create(slug, players, bot, options, hours, gm_email, no_early) -> None:
+    """Create a game and print its seats and links as JSON."""
+    opts = dict(parse_option(o) for o in options)
+    hours = hours if hours is not None else float(current_app.config["DEFAULT_HOURS"])
+    try:
+        result = create(slug, list(players), bot, opts, hours, gm_email, not no_early)
+    except (LookupError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(json.dumps(result))
+
+
+@click.command("tick")
+@click.option("--now", "now_text", default=None, help="Resolve as if it were this instant (ISO-8601).")
+def tick(now_text: str | None) -> None:
+    """Resolve every step due now (or at --now) and print a JSON summary."""
+    now = parse_now(now_text)
+    summary = turns.process_due(get_engine(), now, max_attempts=current_app.config["MAX_ATTEMPTS"])
+    click.echo(json.dumps(summary))
+
+
+@mail_cli.command("deliver")
+def mail_deliver() -> None:
+    """Send pending mail now and print how many were sent, deferred, failed."""
+    counts = deliver_pending(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo(json.dumps(counts))
+
+
+@click.command("demo")
+@click.option("--email", default="you@example.org", help="Your address in the demo games.")
+@click.option("--serve", is_flag=True, help="Then run the web server and the scheduler.")
+@click.option("--host", default="127.0.0.1")
+@click.option("--port", default=5000, type=int)
+def demo(email: str, serve: bool, host: str, port: int) -> None:
+    """Create demo games (bots in every seat but yours) and print their links."""
+    from app.demo import create_demo_games
+
+    lines = create_demo_games(email)
+    for line in lines:
+        click.echo(line)
+    if current_app.config["DEV_MAILBOX"]:
+        click.echo(f"Local mailbox: {current_app.config['BASE_URL']}/dev/mailbox")
+    if serve:
+        serve_forever(current_app._get_current_object(), host, port)  # type: ignore[attr-defined]
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1")
+@click.option("--port", default=5000, type=int)
+def serve(host: str, port: int) -> None:
+    """Run the web server with the scheduler in one process (the embedded default)."""
+    serve_forever(current_app._get_current_object(), host, port)  # type: ignore[attr-defined]
+
+
+def serve_forever(app: Flask, host: str, port: int) -> None:
+    from werkzeug.serving import run_simple
+
+    from jobs import init_scheduler
+
+    init_scheduler(app)
+    click.echo(f"Serving on http://{host}:{port}/ (scheduler running)")
+    run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(game_cli)
+    app.cli.add_command(mail_cli)
+    app.cli.add_command(tick)
+    app.cli.add_command(demo)
+    app.cli.add_command(serve)
+    from jobs import jobs_cli
+
+    app.cli.add_command(jobs_cli)

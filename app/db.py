@@ -1,0 +1,112 @@
+"""The database: engine, sessions and transactions, ``flask init-db``.
+
+SQLite (the default) runs in WAL mode with a busy timeout, and write
+transactions start with ``BEGIN IMMEDIATE`` so that two writers queue instead
+of failing with "database is locked".  PostgreSQL works the same through
+``DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import click
+from flask import Flask, current_app, g
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine
+
+_engines: dict[str, Engine] = {}
+
+
+def make_engine(url: str) -> Engine:
+    """One engine per URL, shared by the process."""
+    if url in _engines:
+        return _engines[url]
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn):  # type: ignore[no-untyped-def]
+            mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+            conn.exec_driver_sql(f"BEGIN {mode}")
+
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    _engines[url] = engine
+    return engine
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def get_engine(app: Flask | None = None) -> Engine:
+    app = app or current_app
+    return make_engine(app.config["DATABASE_URL"])
+
+
+def get_session() -> Session:
+    """The request's read session (closed at teardown)."""
+    if "db_session" not in g:
+        g.db_session = Session(get_engine(), expire_on_commit=False)
+    return g.db_session
+
+
+@contextlib.contextmanager
+def write_session(engine: Engine | None = None) -> Iterator[Session]:
+    """A session in one write transaction: commit on success, roll back on error.
+
+    On SQLite the transaction takes the write lock at once (``BEGIN IMMEDIATE``).
+    """
+    engine = engine or get_engine()
+    with Session(engine, expire_on_commit=False) as session:
+        if is_sqlite(engine):
+            session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+def close_session(_exc: BaseException | None = None) -> None:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+
+
+def create_all(engine: Engine) -> None:
+    """Create every table and stamp the schema as current for Alembic."""
+    from app import models  # noqa: F401  (registers the tables)
+
+    SQLModel.metadata.create_all(engine)
+    from app.migrate import stamp_head
+
+    stamp_head(engine)
+
+
+@click.command("init-db")
+def init_db_command() -> None:
+    """Create the tables (or upgrade them to the current schema)."""
+    from app.migrate import upgrade
+
+    upgrade(get_engine())
+    click.echo(f"database ready: {current_app.config['DATABASE_URL'].split('@')[-1]}")
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(close_session)
+    app.cli.add_command(init_db_command)

@@ -1,0 +1,232 @@
+"""Outgoing mail: the outbox, message building and SMTP delivery.
+
+Mails are rows written in the same transaction as the change they report.
+``deliver_pending`` sends them after commit, retries temporary failures with
+backoff and jitter, and never retries a permanent (5xx) refusal.  Every mail
+has a stable Message-ID per (game, seat, step, kind), so a resend after a
+crash is recognisable as the same message, and all mails of one seat in one
+game thread together.  With no SMTP server configured, mail stays readable on
+the local mailbox page (``/dev/mailbox``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import smtplib
+import socket
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Any
+
+from flask import Flask, current_app
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from app.db import get_engine, write_session
+from app.models import OutboxMail, Report, Seat, utcnow
+from app.tokens import LINK_PLACEHOLDER
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=10)
+GIVE_UP_AFTER = timedelta(days=5)
+_jitter = random.SystemRandom()
+
+
+def clean_header(value: str) -> str:
+    """A header value with no line breaks (no header injection)."""
+    return " ".join(str(value).replace("\r", " ").replace("\n", " ").split())[:300]
+
+
+def message_id(thread: str, step_no: int, kind: str, domain: str) -> str:
+    if kind == "start":
+        return f"<{thread}@{domain}>"
+    return f"<{thread}.s{step_no}.{kind}@{domain}>"
+
+
+def queue_mail(
+    session: Session,
+    *,
+    game_id: int | None,
+    step_no: int,
+    seat: str,
+    kind: str,
+    to_addr: str,
+    subject: str,
+    text: str,
+    html: str,
+    report_id: int | None,
+    thread: str,
+    now: datetime | None = None,
+) -> OutboxMail:
+    """Put one mail in the outbox (once: a second call with the same identity is a no-op)."""
+    domain = current_app.config["MAIL_DOMAIN"]
+    mid = message_id(thread, step_no, kind, domain)
+    existing = session.exec(select(OutboxMail).where(OutboxMail.message_id == mid)).first()
+    if existing is not None:
+        return existing
+    root = "" if kind == "start" else f"<{thread}@{domain}>"
+    row = OutboxMail(
+        message_id=mid, game_id=game_id, step_no=step_no, seat=seat, kind=kind, to_addr=to_addr,
+        subject=clean_header(subject), text=text, html=html, references=root, report_id=report_id,
+        created_at=now or utcnow(), next_attempt_at=now or utcnow(),
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def order_link(session: Session, mail: OutboxMail) -> str:
+    from app.links import seat_link
+
+    if mail.game_id is None or not mail.seat:
+        return ""
+    seat = session.exec(select(Seat).where(Seat.game_id == mail.game_id, Seat.seat == mail.seat)).first()
+    return seat_link(seat) if seat is not None and seat.token_hash else ""
+
+
+def fill_link(body: str, link: str) -> str:
+    return body.replace(LINK_PLACEHOLDER, link)
+
+
+def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) -> EmailMessage:
+    """The RFC 5322 message of an outbox row, links filled in and report attached."""
+    link = order_link(session, mail)
+    msg = EmailMessage()
+    msg["From"] = clean_header(current_app.config["MAIL_FROM"])
+    msg["To"] = clean_header(mail.to_addr)
+    msg["Subject"] = clean_header(mail.subject)
+    msg["Message-ID"] = mail.message_id
+    msg["Date"] = format_datetime(mail.created_at.replace(tzinfo=None), usegmt=False)
+    msg["Auto-Submitted"] = "auto-generated"
+    if mail.references:
+        msg["In-Reply-To"] = mail.references
+        msg["References"] = mail.references
+    msg.set_content(fill_link(mail.text, link))
+    if mail.html:
+        msg.add_alternative(fill_link(mail.html, link), subtype="html")
+    if with_pdf and mail.report_id is not None:
+        from app.reports import render_pdf
+
+        report = session.get(Report, mail.report_id)
+        if report is not None:
+            pdf = render_pdf(report.context, link)
+            msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=report_filename(report))
+    return msg
+
+
+def report_filename(report: Report) -> str:
+    slug = str(report.context.get("game", {}).get("slug", "game"))
+    return f"{slug}-{report.game_id}-step{report.step_no}-{report.seat}.pdf"
+
+
+def _claim(session: Session, mail: OutboxMail, now: datetime) -> bool:
+    result = session.execute(
+        update(OutboxMail)
+        .where(OutboxMail.id == mail.id, OutboxMail.status == "pending",
+               OutboxMail.next_attempt_at == mail.next_attempt_at)
+        .values(next_attempt_at=now + LEASE, attempts=OutboxMail.attempts + 1)
+    )
+    return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+def _smtp(app: Flask) -> smtplib.SMTP:
+    cfg = app.config
+    cls = smtplib.SMTP_SSL if cfg["MAIL_USE_SSL"] else smtplib.SMTP
+    conn = cls(cfg["MAIL_SERVER"], int(cfg["MAIL_PORT"]), timeout=float(cfg["MAIL_TIMEOUT"]))
+    if cfg["MAIL_USE_TLS"] and not cfg["MAIL_USE_SSL"]:
+        conn.starttls()
+    if cfg["MAIL_USERNAME"]:
+        conn.login(cfg["MAIL_USERNAME"], cfg["MAIL_PASSWORD"])
+    return conn
+
+
+def _backoff(attempts: int) -> timedelta:
+    base = min(60 * 2 ** max(attempts - 1, 0), 4 * 3600)
+    return timedelta(seconds=base + _jitter.uniform(0, base / 4))
+
+
+def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit: int = 200) -> dict[str, int]:
+    """Send what is due in the outbox; counts of sent, deferred, failed, local."""
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    now = now or utcnow()
+    engine = get_engine(app)
+    counts = {"sent": 0, "deferred": 0, "failed": 0, "local": 0}
+    with Session(engine) as session:
+        rows = session.exec(
+            select(OutboxMail)
+            .where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
+            .order_by(OutboxMail.id)
+            .limit(limit)
+        ).all()
+    conn: smtplib.SMTP | None = None
+    try:
+        for row in rows:
+            with write_session(engine) as session:
+                if not _claim(session, row, now):
+                    continue
+            outcome, error = _deliver_one(app, engine, row, now, conn)
+            if outcome == "reconnect":
+                conn = None
+                outcome, error = _deliver_one(app, engine, row, now, None)
+            if isinstance(outcome, smtplib.SMTP):
+                conn, outcome = outcome, "sent"
+            counts[outcome] += 1
+            _record(engine, row, outcome, error, now)
+    finally:
+        if conn is not None:
+            try:
+                conn.quit()
+            except (smtplib.SMTPException, OSError):
+                pass
+    return counts
+
+
+def _deliver_one(app: Flask, engine: Any, row: OutboxMail, now: datetime, conn: smtplib.SMTP | None):
+    if not app.config["MAIL_SERVER"]:
+        return "local", ""
+    try:
+        with Session(engine) as session:
+            msg = build_message(session, row)
+        if conn is None:
+            conn = _smtp(app)
+        refused = conn.send_message(msg, to_addrs=[row.to_addr])
+        if refused:
+            code, text = next(iter(refused.values()))
+            return ("failed" if code >= 500 else "deferred"), f"{code} {text!r}"
+        return conn, ""
+    except smtplib.SMTPRecipientsRefused as exc:
+        code, text = next(iter(exc.recipients.values()))
+        return ("failed" if code >= 500 else "deferred"), f"{code} {text!r}"
+    except smtplib.SMTPResponseException as exc:
+        return ("failed" if exc.smtp_code >= 500 else "deferred"), f"{exc.smtp_code} {exc.smtp_error!r}"
+    except smtplib.SMTPServerDisconnected as exc:
+        if conn is not None:
+            return "reconnect", str(exc)
+        return "deferred", f"disconnected: {exc}"
+    except (OSError, socket.timeout, smtplib.SMTPException) as exc:
+        return "deferred", f"{type(exc).__name__}: {exc}"
+
+
+def _record(engine: Any, row: OutboxMail, outcome: str, error: str, now: datetime) -> None:
+    with write_session(engine) as session:
+        mail = session.get(OutboxMail, row.id)
+        if mail is None:
+            return
+        mail.last_error = error
+        if outcome in ("sent", "local"):
+            mail.status = outcome
+            mail.sent_at = now
+        elif outcome == "failed" or now - mail.created_at > GIVE_UP_AFTER:
+            mail.status = "failed"
+        else:
+            mail.next_attempt_at = now + _backoff(mail.attempts)
+        session.add(mail)
+    if outcome == "failed":
+        log.warning("mail %s permanently refused: %s", row.message_id, error)
+
+
+def init_app(app: Flask) -> None:
+    """Nothing to wire yet: delivery runs from the scheduler and ``flask mail deliver``."""

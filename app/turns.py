@@ -1,0 +1,361 @@
+"""The turn processor: create games, take orders, resolve steps exactly once.
+
+One orchestrator for the web, mail and job layers.  Every function that
+writes takes a session inside a write transaction (``db.write_session``);
+the caller commits.  A step resolves in the same transaction that claims it
+(conditional update on the game's step number), so two processors or a crash
+can never resolve it twice or lose it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import or_, update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from app import notify
+from app.db import is_sqlite, write_session
+from app.games import IllegalOrder, get_rules
+from app.games.base import Order as OrderData
+from app.games.base import Rules, step_rng
+from app.models import Event, Game, Order, Player, Seat, Step, iso, utcnow
+from app.links import issue_gm_token, issue_seat_token
+from app.tokens import new_seed, seed_hash
+
+log = logging.getLogger(__name__)
+
+#: A game resolving more steps than this in one tick waits for the next tick.
+MAX_STEPS_PER_TICK = 2000
+
+
+class StepClosed(Exception):
+    """The order came for a step that is no longer open (resolved, or game over)."""
+
+
+@dataclass
+class NewGame:
+    game: Game
+    links: dict[str, str]  # seat -> raw token (shown once, never stored)
+    gm_token: str
+
+
+def _checkpoint(name: str) -> None:
+    """A named point in resolution; tests replace this to inject crashes."""
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def get_or_create_player(session: Session, email: str) -> Player:
+    email = email.strip()
+    player = session.exec(select(Player).where(Player.email == email)).first()
+    if player is None:
+        player = Player(email=email, name=email.split("@")[0])
+        session.add(player)
+        session.flush()
+    return player
+
+
+def create_game(
+    session: Session,
+    slug: str,
+    emails: list[str],
+    *,
+    options: dict[str, Any] | None = None,
+    hours: float = 24.0,
+    bots: bool = False,
+    gm_email: str = "",
+    resolve_early: bool = True,
+    now: datetime | None = None,
+) -> NewGame:
+    """Open a game: seats, secret seed, first step, invitation mails.
+
+    :raises LookupError: unknown game.
+    :raises ValueError: options or number of players do not fit the game.
+    """
+    now = now or utcnow()
+    rules = get_rules(slug)
+    opts = {**rules.default_options(), **(options or {})}
+    seats = rules.seats(opts)
+    robots = set(getattr(rules, "robot_seats", lambda _o: [])(opts))
+    open_seats = [s for s in seats if s not in robots]
+    if len(emails) > len(open_seats):
+        raise ValueError(f"{rules.title} has {len(open_seats)} seats for players, {len(emails)} given")
+    if len(emails) < len(open_seats) and not bots:
+        raise ValueError(f"{rules.title} needs {len(open_seats)} players (or --bot to fill seats)")
+    seed = new_seed()
+    game = Game(
+        slug=slug, title=rules.title, options=opts, seed=seed, seed_hash=seed_hash(seed),
+        hours=hours, resolve_early=resolve_early, gm_email=gm_email, created_at=now,
+    )
+    session.add(game)
+    session.flush()
+    gm_token = issue_gm_token(game)
+    links: dict[str, str] = {}
+    queue = list(emails)
+    for seat_id in seats:
+        seat = Seat(game_id=game.id, seat=seat_id, is_robot=seat_id in robots)
+        if not seat.is_robot and queue:
+            seat.player_id = get_or_create_player(session, queue.pop(0)).id
+        elif not seat.is_robot:
+            seat.is_bot = True
+        session.add(seat)
+        session.flush()
+        if seat.player_id:
+            links[seat_id] = issue_seat_token(seat)
+    session.flush()
+    state = rules.setup(opts, seats, step_rng(seed, 0, "setup"))
+    _open_step(session, game, rules, state, now, first=True)
+    notify.game_started(session, game, rules, now)
+    return NewGame(game, links, gm_token)
+
+
+def rotate_link(session: Session, game: Game, seat_id: str) -> str:
+    """A fresh link for a seat; the old one stops working at once."""
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).one()
+    token = issue_seat_token(seat)
+    session.add(seat)
+    return token
+
+
+# --------------------------------------------------------------------------- orders
+
+
+def current_orders(session: Session, game_id: int, step_no: int) -> dict[str, Order]:
+    """The order that counts for each seat at a step: the last one submitted."""
+    rows = session.exec(
+        select(Order).where(Order.game_id == game_id, Order.step_no == step_no).order_by(Order.id)
+    ).all()
+    return {row.seat: row for row in rows}
+
+
+def submit_order(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    order: OrderData,
+    *,
+    step_no: int | None = None,
+    text: str = "",
+    source: str = "web",
+    now: datetime | None = None,
+) -> Order:
+    """Validate and store an order for the open step (changes nothing if illegal).
+
+    :raises StepClosed: the game moved past ``step_no`` or the seat owes nothing now.
+    :raises IllegalOrder: the game's rules refuse the order.
+    """
+    now = now or utcnow()
+    session.refresh(game)
+    if game.status != "running" or (step_no is not None and step_no != game.step_no):
+        raise StepClosed(game.step_no)
+    if seat.seat not in game.owed:
+        raise StepClosed(game.step_no)
+    rules = get_rules(game.slug)
+    rules.validate(game.state, seat.seat, order)
+    if not text:
+        text = rules.format(order)
+    row = Order(game_id=game.id, step_no=game.step_no, seat=seat.seat, order=order, text=text,
+                source=source, submitted_at=now)
+    session.add(row)
+    seat.missed = 0 if source in ("web", "mail") else seat.missed
+    session.add(seat)
+    session.flush()
+    _update_all_in(session, game)
+    return row
+
+
+def _update_all_in(session: Session, game: Game) -> None:
+    have = current_orders(session, game.id, game.step_no)
+    game.all_in = bool(game.owed) and all(s in have for s in game.owed)
+    session.add(game)
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def _claim(session: Session, game_id: int, step_no: int) -> Game | None:
+    """Take the game's open step for this transaction, or None if someone else has."""
+    if is_sqlite(session.get_bind()):
+        result = session.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.step_no == step_no, Game.status == "running")
+            .values(step_no=step_no)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            return None
+        return session.get(Game, game_id, populate_existing=True)
+    stmt = (
+        select(Game)
+        .where(Game.id == game_id, Game.step_no == step_no, Game.status == "running")
+        .with_for_update(skip_locked=True)
+    )
+    return session.exec(stmt).first()
+
+
+def resolve_step(
+    session: Session, game_id: int, step_no: int, now: datetime, *, force: bool = False
+) -> Game | None:
+    """Resolve the game's open step ``step_no`` if it is due; None if not ours or not due.
+
+    Missing orders get the game's default order once the deadline has passed
+    (or with ``force``).
+    """
+    game = _claim(session, game_id, step_no)
+    if game is None:
+        return None
+    rules = get_rules(game.slug)
+    state = game.state
+    have = {seat: row.order for seat, row in current_orders(session, game.id, step_no).items()}
+    orders = {seat: have[seat] for seat in game.owed if seat in have}
+    missing = [seat for seat in game.owed if seat not in orders]
+    overdue = game.deadline is not None and game.deadline <= now
+    early = game.resolve_early or len(game.owed) == 1
+    if missing and not (overdue or force):
+        return None
+    if not missing and not (early or overdue or force):
+        return None
+    seats = {s.seat: s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    for seat_id in missing:
+        order = rules.default_order(state, seat_id, step_rng(game.seed, step_no, f"default:{seat_id}"))
+        orders[seat_id] = order
+        session.add(Order(game_id=game.id, step_no=step_no, seat=seat_id, order=order,
+                          text=rules.format(order), source="default", submitted_at=now))
+        seats[seat_id].missed += 1
+        session.add(seats[seat_id])
+    _checkpoint("before_resolve")
+    new_state, events = rules.resolve(state, orders, step_rng(game.seed, step_no))
+    _checkpoint("after_resolve")
+    step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == step_no)).one()
+    step.resolved_at = now
+    step.orders = orders
+    step.defaulted = missing
+    session.add(step)
+    for seq, ev in enumerate(events):
+        data = {k: v for k, v in ev.items() if k not in ("text", "to")}
+        session.add(Event(game_id=game.id, step_no=step_no, seq=seq, to=ev.get("to"),
+                          text=ev["text"], data=data, created_at=now))
+    game.step_no = step_no + 1
+    game.attempts = 0
+    game.last_error = ""
+    _open_step(session, game, rules, new_state, now)
+    _checkpoint("before_commit")
+    return game
+
+
+def _open_step(
+    session: Session, game: Game, rules: Rules, state: dict, now: datetime, *, first: bool = False
+) -> None:
+    """Make ``state`` the game's open step: owed seats, deadline, bot orders, mails."""
+    owed = rules.owed(state)
+    key = rules.turn_key(state)
+    game.state = state
+    game.owed = owed
+    if first or key != game.turn_key:
+        seconds = [p["seconds"] for p in owed.values() if isinstance(p.get("seconds"), int | float)]
+        length = min(seconds) if seconds else game.hours * 3600
+        game.deadline = now + timedelta(seconds=length)
+    game.turn_key = key
+    result = rules.outcome(state)
+    if result is not None or not owed:
+        game.status = "finished"
+        game.deadline = None
+        game.finished_at = now
+    session.add(game)
+    session.add(Step(game_id=game.id, step_no=game.step_no, turn_key=key, state=state, owed=owed,
+                     opened_at=now, deadline=game.deadline))
+    session.flush()
+    seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+    for seat in seats:
+        if seat.is_bot and seat.seat in owed:
+            player = getattr(rules, "ai_order", None) or rules.random_order
+            order = player(state, seat.seat, step_rng(game.seed, game.step_no, f"bot:{seat.seat}"))
+            session.add(Order(game_id=game.id, step_no=game.step_no, seat=seat.seat, order=order,
+                              text=rules.format(order), source="bot", submitted_at=now))
+    session.flush()
+    _update_all_in(session, game)
+    humans_owe = any(s.seat in owed and s.player_id for s in seats)
+    if not first and (game.status == "finished" or (humans_owe and key != game.notified_key)):
+        notify.turn_reports(session, game, rules, seats, now)
+        game.notified_key = key
+    elif first:
+        game.notified_key = key
+    session.add(game)
+
+
+def record_failure(engine: Engine, game_id: int, error: str, max_attempts: int) -> bool:
+    """Count a failed resolution; after ``max_attempts`` the game is marked crashed."""
+    with write_session(engine) as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            return False
+        game.attempts += 1
+        game.last_error = error[:2000]
+        crashed = game.attempts >= max_attempts
+        if crashed:
+            game.status = "crashed"
+            notify.game_crashed(session, game)
+        session.add(game)
+        return crashed
+
+
+def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
+    """(game id, open step) of every running game whose step can resolve now, oldest first."""
+    rows = session.exec(
+        select(Game.id, Game.step_no)
+        .where(Game.status == "running")
+        .where(or_(Game.deadline <= now, Game.all_in == True))  # noqa: E712
+        .order_by(Game.deadline, Game.id)
+    ).all()
+    return [(r[0], r[1]) for r in rows]
+
+
+def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: int = 5) -> int:
+    """Resolve every step of one game that is due now; the number resolved."""
+    done = 0
+    while done < MAX_STEPS_PER_TICK:
+        with Session(engine) as session:
+            game = session.get(Game, game_id)
+            if game is None or game.status != "running":
+                return done
+            step_no = game.step_no
+        try:
+            with write_session(engine) as session:
+                resolved = resolve_step(session, game_id, step_no, now)
+        except Exception as exc:  # the rules or a template failed: roll back, count, go on
+            log.exception("resolving game %s step %s failed", game_id, step_no)
+            record_failure(engine, game_id, f"{type(exc).__name__}: {exc}", max_attempts)
+            return done
+        if resolved is None:
+            return done
+        done += 1
+    return done
+
+
+def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: int = 5) -> dict[str, Any]:
+    """Resolve every step due at ``now``; a summary for logs and the CLI."""
+    now = now or utcnow()
+    with Session(engine) as session:
+        due = due_games(session, now)
+    summary: dict[str, Any] = {"now": iso(now), "games": 0, "steps": 0, "resolved": []}
+    for game_id, _step in due:
+        count = process_game(engine, game_id, now, max_attempts=max_attempts)
+        if count:
+            summary["games"] += 1
+            summary["steps"] += count
+            summary["resolved"].append({"game": game_id, "steps": count})
+    return summary
+
+
+def extend_overdue(session: Session, now: datetime, by: timedelta) -> int:
+    """After an outage, push back deadlines that passed while nobody could answer."""
+    games = session.exec(select(Game).where(Game.status == "running", Game.deadline <= now)).all()
+    for game in games:
+        game.deadline = game.deadline + by  # type: ignore[operator]
+        session.add(game)
+    return len(games)

@@ -1,0 +1,51 @@
+"""Web blueprints and the headers every response carries."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template
+
+
+def _security_headers(resp: Response) -> Response:
+    resp.headers.setdefault("Referrer-Policy", "no-referrer")
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    resp.headers.setdefault("X-Frame-Options", "DENY")
+    resp.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    return resp
+
+
+def init_app(app: Flask) -> None:
+    from app.web import dev, gm, play, site
+
+    app.register_blueprint(site.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(gm.bp)
+    app.register_blueprint(dev.bp)
+    app.after_request(_security_headers)
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+
+    @app.errorhandler(404)
+    def not_found(_e):  # type: ignore[no-untyped-def]
+        return render_template("web/message.html", title="Not found",
+                               message="This page or link does not exist. If it came from a game mail, "
+                               "the link may have been replaced: ask your GM for the new one."), 404
+
+    @app.errorhandler(403)
+    def forbidden(_e):  # type: ignore[no-untyped-def]
+        return render_template("web/message.html", title="Refused",
+                               message="This request was refused. Open your personal link again and "
+                               "send the form from there."), 403
+
+    @app.errorhandler(413)
+    def too_large(_e):  # type: ignore[no-untyped-def]
+        return render_template("web/message.html", title="Too large",
+                               message="That submission is too large."), 413
+
+    @app.errorhandler(500)
+    def server_error(_e):  # type: ignore[no-untyped-def]
+        return render_template("web/message.html", title="Something went wrong",
+                               message="Nothing you sent was lost: try again in a minute."), 500

@@ -1,0 +1,95 @@
+"""The one scheduler: wakes the turn processor and the mail delivery.
+
+The database is the source of truth (deadlines, outbox); the scheduler only
+wakes the processor.  Exactly one scheduler process may run against a
+database: it holds a lease row in ``meta`` and refuses to start while another
+holds a fresh one.  Run it inside the web process for the embedded default
+(``flask --app app serve``), or alone with ``flask --app app jobs run``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from datetime import timedelta
+
+import click
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+from flask import Flask, current_app
+from flask.cli import AppGroup
+
+from jobs import deadlines, lease
+
+log = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 60
+DELIVER_SECONDS = 20
+HEARTBEAT_SECONDS = 30
+
+_running: dict[int, BaseScheduler] = {}
+
+
+class SchedulerAlreadyRunning(RuntimeError):
+    """Another scheduler holds the lease on this database."""
+
+
+def _add_jobs(sched: BaseScheduler, app: Flask) -> None:
+    common = {"coalesce": True, "max_instances": 1, "replace_existing": True, "misfire_grace_time": 300}
+    sched.add_job(deadlines.sweep, "interval", seconds=SWEEP_SECONDS, args=[app], id="sweep-due-steps",
+                  next_run_time=None, **common)
+    sched.add_job(deadlines.deliver, "interval", seconds=DELIVER_SECONDS, args=[app], id="deliver-mail",
+                  **common)
+    sched.add_job(lease.heartbeat, "interval", seconds=HEARTBEAT_SECONDS, args=[app, holder_id()],
+                  id="scheduler-heartbeat", **common)
+    # the first sweep runs at once: steps that fell due while we were down resolve in order
+    sched.add_job(deadlines.startup, "date", args=[app], id="startup-sweep", misfire_grace_time=None,
+                  replace_existing=True)
+
+
+def holder_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def init_scheduler(app: Flask, *, blocking: bool = False) -> BaseScheduler:
+    """Start the scheduler for this app (once per process; refuses a second one per database)."""
+    if id(app) in _running:
+        return _running[id(app)]
+    if not lease.acquire(app, holder_id()):
+        raise SchedulerAlreadyRunning("another scheduler is running against this database")
+    sched: BaseScheduler = (BlockingScheduler if blocking else BackgroundScheduler)(timezone="UTC")
+    _add_jobs(sched, app)
+    _running[id(app)] = sched
+    if not blocking:
+        sched.start()
+    return sched
+
+
+def wake_at(app: Flask, when) -> None:  # type: ignore[no-untyped-def]
+    """Ask for a sweep at ``when`` (a deadline), if this process runs the scheduler."""
+    sched = _running.get(id(app))
+    if sched is None:
+        return
+    sched.add_job(deadlines.sweep, "date", run_date=when + timedelta(seconds=1), args=[app],
+                  id=f"wake-{when.isoformat()}", replace_existing=True, misfire_grace_time=None,
+                  coalesce=True)
+
+
+jobs_cli = AppGroup("jobs", help="The scheduler (run exactly one per database).")
+
+
+@jobs_cli.command("run")
+def run() -> None:
+    """Run the scheduler in the foreground."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    try:
+        sched = init_scheduler(app, blocking=True)
+    except SchedulerAlreadyRunning as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo("scheduler running (Ctrl-C to stop)")
+    try:
+        sched.start()
+    finally:
+        lease.release(app, holder_id())

@@ -1,0 +1,48 @@
+"""A lease row that lets exactly one scheduler run against a database."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+
+from flask import Flask
+
+from app.db import get_engine, write_session
+from app.models import Meta, utcnow
+
+KEY = "scheduler_lease"
+TTL = timedelta(seconds=120)
+
+
+def acquire(app: Flask, holder: str, now: datetime | None = None) -> bool:
+    now = now or utcnow()
+    with write_session(get_engine(app)) as session:
+        row = session.get(Meta, KEY)
+        if row is not None and row.value:
+            data = json.loads(row.value)
+            fresh = datetime.fromisoformat(data["until"]) > now
+            if fresh and data["holder"] != holder:
+                return False
+        row = row or Meta(key=KEY)
+        row.value = json.dumps({"holder": holder, "until": (now + TTL).isoformat()})
+        session.add(row)
+    return True
+
+
+def heartbeat(app: Flask, holder: str) -> None:
+    now = utcnow()
+    with write_session(get_engine(app)) as session:
+        row = session.get(Meta, KEY) or Meta(key=KEY)
+        row.value = json.dumps({"holder": holder, "until": (now + TTL).isoformat()})
+        session.add(row)
+        beat = session.get(Meta, "last_sweep") or Meta(key="last_sweep")
+        if not beat.value:
+            beat.value = now.isoformat()
+            session.add(beat)
+
+
+def release(app: Flask, holder: str) -> None:
+    with write_session(get_engine(app)) as session:
+        row = session.get(Meta, KEY)
+        if row is not None and row.value and json.loads(row.value)["holder"] == holder:
+            session.delete(row)
