@@ -17,9 +17,15 @@ def scenario(solo: bool = False, faction: str = "SOV", difficulty: int = 3, *, t
     """An action-phase state: empty board but for ``board`` ({token: (region, fresh)})."""
     options = {"solo": True, "difficulty": difficulty, "faction": faction} if solo else {}
     state = R.setup(options, Random(7))
-    for side, units in list(state["supply"].items()):
-        state["supply"][side] = sorted(set(units) | {t for t in state["board"] if R.B.owner(state, t) == side},
-                                       key=D.TOKEN_ORDER.__getitem__)
+    for token in state["board"]:
+        if D.TOKENS[token]["kind"] == "opp":
+            state["opp_pool"].append(token)
+        elif R.B.owner(state, token) is not None:
+            state["supply"][R.B.owner(state, token)].append(token)
+    for side in state["supply"]:
+        state["supply"][side].sort(key=D.TOKEN_ORDER.__getitem__)
+    state["opp_pool"].sort(key=D.TOKEN_ORDER.__getitem__)
+    state["played"] = {side: [] for side in state["played"]}
     state["board"] = {}
     for token, (region, fresh) in (board or {}).items():
         side = R.B.owner(state, token)
@@ -38,7 +44,7 @@ def scenario(solo: bool = False, faction: str = "SOV", difficulty: int = 3, *, t
             state["hands"][side] = list(cards)
     if solo:
         state["turn_order"] = ["OPP", faction] * 4 + ["OPP"]
-        state["turn"] = state["turn_order"].index(to_act)
+        state["turn"] = state["turn_order"].index(to_act if to_act in ("OPP", faction) else faction)
     else:
         other = "GOV" if to_act == "SOV" else "SOV"
         state["turn_order"] = [to_act, other] * 4
