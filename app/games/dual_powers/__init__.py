@@ -76,7 +76,10 @@ class DualPowers:
 
     def validate(self, state: State, seat: str, order: Order) -> None:
         if seat not in self.owed(state):
-            raise IllegalOrder("You owe no order now." if state["phase"] != "over" else "The game is over.")
+            if state["phase"] == "over":
+                raise IllegalOrder("The game is over.")
+            now = R.current_seat(state)
+            raise IllegalOrder(f"It is not your turn ({now} is to play)." if now else "You owe no order now.")
         R.apply_order(copy.deepcopy(state), seat, copy.deepcopy(order), None, [])
 
     def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: Any) -> tuple[State, list[Any]]:
