@@ -155,6 +155,13 @@ def goal_met(state: State, seat: str) -> bool:
     return len(mine) >= obj["territories"]
 
 
+def deal_objective(card: str, colour: str, seated: set[str] | list[str]) -> dict[str, Any]:
+    """Destruction rule (a) of spec 4.5: own or unseated colour -> 24 territories (O7)."""
+    target = D.OBJECTIVES[card].get("destroy")
+    converted = bool(target) and (target == colour or target not in seated)
+    return {"card": card, "goal": "O7" if converted else card, "converted": converted}
+
+
 def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
     """Spec 4.4, in its exact draw order (turn order, colours, territories, objectives, deck)."""
     opts = clamp_options(options)
@@ -170,10 +177,7 @@ def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
         cards = shuffle(D.OBJECTIVE_ORDER, rng)
         seated = set(colour.values())
         for i, s in enumerate(order):
-            card = cards[i]
-            target = D.OBJECTIVES[card].get("destroy")
-            converted = bool(target) and (target == colour[s] or target not in seated)
-            objective[s] = {"card": card, "goal": "O7" if converted else card, "converted": converted}
+            objective[s] = deal_objective(cards[i], colour[s], seated)
     else:
         objective = {s: {"card": "WORLD", "goal": "WORLD", "converted": False} for s in order}
     return {
