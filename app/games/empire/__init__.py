@@ -1,0 +1,7 @@
+"""Empire: the Emperor's tribute game (spec ``empire.md``), 2-4 players."""
+
+from __future__ import annotations
+
+from app.games.empire.rules import RULES
+
+__all__ = ["RULES"]

@@ -1,0 +1,282 @@
+"""Plain-text order notation: one order set per window, lines split by ``;``.
+
+An order is ``{"type": KIND, "lines": [line, ...]}`` where KIND is one of
+PROPOSE, ANSWER, ADMIN, LOSE, ROUTE, PAY (or PASS, an empty set valid in any
+window).  Written as ``ADMIN: MARKET BUY WOOD 1; BUILD INF 2; MOVE B-S1 6``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app.games.base import InvalidOrder
+from app.games.empire.data import COLOUR_LETTER, RESOURCES
+
+KINDS = ["PROPOSE", "ANSWER", "ADMIN", "LOSE", "ROUTE", "PAY", "PASS"]
+OP_KIND = {
+    "OFFER": "PROPOSE", "PACT": "PROPOSE",
+    "ACCEPT_OFFER": "ANSWER", "DECLINE_OFFER": "ANSWER",
+    "ACCEPT_PACT": "ANSWER", "DECLINE_PACT": "ANSWER",
+    "MARKET": "ADMIN", "BUILD": "ADMIN", "MOVE": "ADMIN", "MODE": "ADMIN", "LOSSES": "ADMIN",
+    "LOSE": "LOSE", "LOSE_FOR": "LOSE",
+    "ROUTE_GOLD": "ROUTE", "ROUTE_TROOPS": "ROUTE", "TRIBUTE_FREE": "ROUTE",
+    "TRIBUTE_SIMPLE": "ROUTE",
+    "PAY": "PAY",
+}
+TROOP_RE = re.compile(r"^(?:[BGYR]-[SH][1-9][0-9]{0,2}|NEW)$")
+OFFER_RE = re.compile(r"^[BGYR]-O[1-9]$")
+PACT_RE = re.compile(r"^[BGYR]-PACT$")
+MAX_TEXT = 5000
+
+
+def _bad(line: str) -> InvalidOrder:
+    return InvalidOrder(f"E002 Unrecognised order: {line}.")
+
+
+def _qty(tok: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,4}", tok) or int(tok) < 1:
+        raise InvalidOrder(f"E006 Quantity must be a whole number >= 1 (got {tok}).")
+    return int(tok)
+
+
+def _prov(tok: str) -> int:
+    if not re.fullmatch(r"[0-9]{1,2}", tok) or not 1 <= int(tok) <= 12:
+        raise InvalidOrder(f"E003 Unknown province {tok} (use 1-12).")
+    return int(tok)
+
+
+def _res(tok: str) -> str:
+    if tok not in RESOURCES:
+        raise InvalidOrder(f"E005 Unknown resource {tok}.")
+    return tok
+
+
+def _player(tok: str) -> str:
+    if tok not in COLOUR_LETTER:
+        raise InvalidOrder(f"E305 Must name another active player (got {tok}).")
+    return tok
+
+
+def _troop(tok: str) -> str:
+    if not TROOP_RE.match(tok):
+        raise InvalidOrder(f"E004 Troop {tok} does not exist or is not yours.")
+    return tok
+
+
+def parse_line(line: str) -> dict[str, Any]:
+    """One line of notation as a line dict."""
+    t = line.upper().split()
+    if not t:
+        raise _bad(line)
+    w, n = t[0], len(t)
+    if w == "OFFER" and n in (7, 9) and t[1] == "GIVE" and t[4] == "GET":
+        d: dict[str, Any] = {"op": "OFFER", "give_n": _qty(t[2]), "give": _res(t[3]),
+                             "get_n": _qty(t[5]), "get": _res(t[6])}
+        if n == 9:
+            if t[7] != "TO":
+                raise _bad(line)
+            d["to"] = _player(t[8])
+        return d
+    if w == "PACT" and n == 4 and t[2] == "PROVINCE":
+        return {"op": "PACT", "with": _player(t[1]), "province": _prov(t[3])}
+    if w in ("ACCEPT", "DECLINE") and n >= 3 and t[1] in ("OFFER", "PACT"):
+        ident = t[2]
+        if t[1] == "OFFER" and n == 3 and OFFER_RE.match(ident):
+            return {"op": f"{w}_OFFER", "id": ident}
+        if t[1] == "PACT" and PACT_RE.match(ident):
+            if w == "DECLINE" and n == 3:
+                return {"op": "DECLINE_PACT", "id": ident}
+            if w == "ACCEPT" and n == 5 and t[3] == "PROVINCE":
+                return {"op": "ACCEPT_PACT", "id": ident, "province": _prov(t[4])}
+        raise _bad(line)
+    if w == "MARKET" and n == 4 and t[1] in ("BUY", "SELL"):
+        return {"op": "MARKET", "side": t[1], "res": _res(t[2]), "n": _qty(t[3])}
+    if w == "BUILD" and n == 3 and t[1] in ("INF", "WALL", "HEAVY"):
+        return {"op": "BUILD", "what": t[1], "province": _prov(t[2])}
+    if w == "MOVE" and n == 3:
+        return {"op": "MOVE", "troop": _troop(t[1]), "province": _prov(t[2])}
+    if w == "MODE" and n in (3, 5) and re.fullmatch(r"[A-Z]{1,12}", t[2]):
+        d = {"op": "MODE", "troop": _troop(t[1]), "mode": t[2]}
+        if n == 5:
+            if t[3] != "TARGET":
+                raise _bad(line)
+            d["target"] = _player(t[4])
+        return d
+    if w in ("LOSSES", "LOSE") and 2 <= n <= 30:
+        return {"op": w, "troops": [_troop(x) for x in t[1:]]}
+    if w == "LOSE-FOR" and 3 <= n <= 30:
+        return {"op": "LOSE_FOR", "player": _player(t[1]), "troops": [_troop(x) for x in t[2:]]}
+    if w == "ROUTE" and n == 3 and t[1] == "GOLD":
+        return {"op": "ROUTE_GOLD", "n": _qty(t[2])}
+    if w == "ROUTE" and n == 5 and t[1] == "TROOPS" and t[3] == "AT":
+        return {"op": "ROUTE_TROOPS", "n": _qty(t[2]), "province": _prov(t[4])}
+    if w == "TRIBUTE" and n == 3 and t[1] == "FREE":
+        return {"op": "TRIBUTE_FREE", "res": _res(t[2])}
+    if w == "TRIBUTE" and n == 4 and t[1] == "SIMPLE":
+        return {"op": "TRIBUTE_SIMPLE", "res": [_res(t[2]), _res(t[3])]}
+    if w == "PAY" and n == 2 and t[1] == "NONE":
+        return {"op": "PAY", "res": []}
+    if w == "PAY" and n in (2, 3):
+        return {"op": "PAY", "res": [_res(x) for x in t[1:]]}
+    raise _bad(line)
+
+
+def format_line(d: dict[str, Any]) -> str:
+    """A line dict as notation."""
+    op = d["op"]
+    if op == "OFFER":
+        s = f"OFFER GIVE {d['give_n']} {d['give']} GET {d['get_n']} {d['get']}"
+        return s + (f" TO {d['to']}" if "to" in d else "")
+    if op == "PACT":
+        return f"PACT {d['with']} PROVINCE {d['province']}"
+    if op in ("ACCEPT_OFFER", "DECLINE_OFFER", "DECLINE_PACT"):
+        return op.replace("_", " ", 1).replace("_", " ") + f" {d['id']}"
+    if op == "ACCEPT_PACT":
+        return f"ACCEPT PACT {d['id']} PROVINCE {d['province']}"
+    if op == "MARKET":
+        return f"MARKET {d['side']} {d['res']} {d['n']}"
+    if op == "BUILD":
+        return f"BUILD {d['what']} {d['province']}"
+    if op == "MOVE":
+        return f"MOVE {d['troop']} {d['province']}"
+    if op == "MODE":
+        return f"MODE {d['troop']} {d['mode']}" + (f" TARGET {d['target']}" if "target" in d else "")
+    if op in ("LOSSES", "LOSE"):
+        return f"{op} " + " ".join(d["troops"])
+    if op == "LOSE_FOR":
+        return f"LOSE-FOR {d['player']} " + " ".join(d["troops"])
+    if op == "ROUTE_GOLD":
+        return f"ROUTE GOLD {d['n']}"
+    if op == "ROUTE_TROOPS":
+        return f"ROUTE TROOPS {d['n']} AT {d['province']}"
+    if op == "TRIBUTE_FREE":
+        return f"TRIBUTE FREE {d['res']}"
+    if op == "TRIBUTE_SIMPLE":
+        return f"TRIBUTE SIMPLE {d['res'][0]} {d['res'][1]}"
+    if op == "PAY":
+        return "PAY " + (" ".join(d["res"]) if d["res"] else "NONE")
+    raise InvalidOrder(f"E002 Unrecognised order: {op}.")
+
+
+def split_lines(text: str) -> list[str]:
+    return [x.strip() for x in re.split(r"[;\n]", text) if x.strip()]
+
+
+def parse_lines(text: str) -> list[dict[str, Any]]:
+    """Lines of a text (PASS lines are dropped); every error listed at once."""
+    if len(text) > MAX_TEXT:
+        raise InvalidOrder("E002 That order text is too long.")
+    out, errors = [], []
+    for raw in split_lines(text):
+        if raw.upper() == "PASS":
+            continue
+        try:
+            out.append(parse_line(raw))
+        except InvalidOrder as exc:
+            errors.append(f"'{raw}': {exc}")
+    if errors:
+        raise InvalidOrder("E007 Submission rejected; your previous orders (if any) stay in force. "
+                           + " ".join(errors))
+    return out
+
+
+def parse(text: Any) -> dict[str, Any]:
+    """``ADMIN: MOVE B-S1 6; MODE B-S1 ATTACK`` -> an order dict."""
+    if not isinstance(text, str) or not text.strip() or "\x00" in text:
+        raise InvalidOrder("E002 Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'.")
+    body = text.strip()
+    kind = None
+    m = re.match(r"^([A-Za-z]+)\s*:(.*)$", body, re.S)
+    if m:
+        kind = m.group(1).upper()
+        if kind not in KINDS:
+            raise InvalidOrder(f"E002 Unknown order window {m.group(1)}.")
+        body = m.group(2)
+    lines = parse_lines(body)
+    kinds = {OP_KIND[x["op"]] for x in lines}
+    if len(kinds) > 1:
+        raise InvalidOrder("E002 One order set may not mix windows: " + ", ".join(sorted(kinds)) + ".")
+    if kind is None:
+        if not lines:
+            if body.strip().upper() != "PASS":
+                raise InvalidOrder("E002 Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'.")
+            kind = "PASS"
+        else:
+            kind = kinds.pop()
+    elif kinds and kinds != {kind} or (kind == "PASS" and lines):
+        raise InvalidOrder(f"E002 These lines do not belong to the {kind} window.")
+    return {"type": kind, "lines": lines}
+
+
+def format_order(order: dict[str, Any]) -> str:
+    """An order dict as notation (inverse of ``parse``)."""
+    kind = order["type"]
+    if kind == "PASS":
+        return "PASS"
+    body = "; ".join(format_line(x) for x in order["lines"]) or "PASS"
+    return f"{kind}: {body}"
+
+
+def canonical(order: Any) -> dict[str, Any]:
+    """Any accepted order shape (notation dict, or a form's string fields) as
+    ``{"type", "lines"}``; raises ``InvalidOrder`` for anything unreadable."""
+    if not isinstance(order, dict) or order.get("type") not in KINDS:
+        raise InvalidOrder("E002 Unrecognised order; choose an order set from the form.")
+    kind = order["type"]
+    if "lines" in order:
+        lines = order["lines"]
+        if not isinstance(lines, list) or len(lines) > 80 or set(order) != {"type", "lines"}:
+            raise InvalidOrder("E002 Unrecognised order set.")
+        out = []
+        for d in lines:
+            try:
+                text = format_line(d)
+                again = parse_line(text)
+            except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+                raise InvalidOrder(f"E002 Unrecognised order line {d!r}.") from exc
+            if again != d:
+                raise InvalidOrder(f"E002 Unrecognised order line {d!r}.")
+            out.append(again)
+    else:
+        texts = []
+        for key in sorted(k for k in order if k != "type"):
+            texts.extend(field_lines(key, order[key]))
+        out = parse_lines(";".join(texts))
+    for d in out:
+        if kind == "PASS" or OP_KIND[d["op"]] != kind:
+            raise InvalidOrder(f"E002 {format_line(d)} does not belong to the {kind} window.")
+    return {"type": kind, "lines": out}
+
+
+def field_lines(key: Any, val: Any) -> list[str]:
+    """Notation lines of one submitted form field (see ``prompts``)."""
+    if val is None or val == "" or val is False or val == 0 or val == []:
+        return []
+    k = str(key)
+    if isinstance(val, bool):
+        raise InvalidOrder(f"E002 Unrecognised value for {k}.")
+    if isinstance(val, int):
+        if val < 0:
+            raise InvalidOrder(f"E006 Quantity must be a whole number >= 1 ({k}).")
+        if k == "route_gold":
+            return [f"ROUTE GOLD {val}"]
+        if k.startswith("troops_"):
+            return [f"ROUTE TROOPS {val} AT {k[7:]}"]
+        raise InvalidOrder(f"E002 Unrecognised value for {k}.")
+    if isinstance(val, list) and val and all(isinstance(v, str) for v in val):
+        val = " ".join(val)
+    if not isinstance(val, str):
+        raise InvalidOrder(f"E002 Unrecognised value for {k}.")
+    m = re.match(r"^\s*([A-Za-z]+)\s*:(.*)$", val, re.S)
+    if m and m.group(1).upper() in KINDS:
+        val = m.group(2)
+    prefix = {"lose": "LOSE", "losses": "LOSSES"}.get(k)
+    if k.startswith("lose_for_"):
+        prefix = "LOSE-FOR " + k[9:]
+    if k.startswith("offer"):
+        prefix = "OFFER"
+    lines = split_lines(val)
+    if prefix and lines and not lines[0].upper().startswith(prefix.split()[0] + " "):
+        return [prefix + " " + " ".join(lines)]
+    return lines

@@ -1,0 +1,362 @@
+"""The automatic turns and the flow from one window to the next (spec §4)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.empire import data, tribute
+from app.games.empire.combat import combat
+from app.games.empire.state import (
+    State, active, controlled, default_loss, ev, has_effect, left_of, lose, name,
+    right_of, round_order, troops_of,
+)
+from app.games.empire.windows import open_to
+
+Events = list[dict[str, Any]]
+
+
+# ---------------------------------------------------------------- turns 1, 2
+def start_round(state: State, rng: random.Random) -> Events:
+    roll = rng.randint(1, 6)
+    state["tribute"] = data.TRIBUTE_DIE[roll]
+    state["tribute_roll"] = roll
+    events = [ev(f"Round {state['round']} begins; {name(state, state['first'])} plays first. "
+                 f"Turn 1: the tribute die shows {roll}: tribute is {state['tribute']}.", roll=roll)]
+    events += produce(state)
+    state["phase"] = "T3A"
+    return events
+
+
+def produce(state: State) -> Events:
+    events = []
+    for seat in round_order(state):
+        res = state["players"][seat]["res"]
+        gained: dict[str, int] = {}
+        for p in controlled(state, seat):
+            info = data.PROVINCES[p]
+            prov = state["provinces"][str(p)]
+            amount = info["amount"] + (1 if prov["building"] == "INF" else 0)
+            gained[info["res"]] = gained.get(info["res"], 0) + amount
+            gained["POP"] = gained.get("POP", 0) + data.POP_PER_PROVINCE
+            if prov["centre"]:
+                gained["GOLD"] = gained.get("GOLD", 0) + data.CENTRE_GOLD
+                gained["POP"] = gained.get("POP", 0) + data.CENTRE_POP
+        for r, n in gained.items():
+            res[r] += n
+        if gained:
+            text = ", ".join(f"{n} {r}" for r, n in gained.items())
+            events.append(ev(f"Turn 2: {name(state, seat)} produces {text}."))
+    return events
+
+
+# ---------------------------------------------------------------- turn 3
+def after_proposals(state: State) -> Events:
+    events = []
+    for o in state["offers"]:
+        to = o["to"]
+        text = (f"{name(state, o['from'])} offers {o['id']}: GIVE {o['give_n']} {o['give']} "
+                f"GET {o['get_n']} {o['get']}" + (f" to {name(state, to)}." if to else " to everyone."))
+        events.append(ev(text, [o["from"], to] if to else None))
+    for p in state["pact_props"]:
+        events.append(ev(f"{name(state, p['from'])} proposes pact {p['id']} to {name(state, p['to'])} "
+                         f"for {data.province_label(p['province'])}.", [p["from"], p["to"]]))
+    state["answers"] = {}
+    state["phase"] = "T3B"
+    if not any(open_to(state, s)[0] or open_to(state, s)[1] for s in active(state)):
+        state["phase"] = "T4"
+    return events
+
+
+def resolve_diplomacy(state: State) -> Events:
+    events: Events = []
+    answers = state.get("answers", {})
+    order = round_order(state)
+    for proposer in order:
+        for o in [x for x in state["offers"] if x["from"] == proposer]:
+            pres = state["players"][proposer]["res"]
+            accepters = [s for s in order if o["id"] in answers.get(s, {})
+                         and answers[s][o["id"]] is not None]
+            parties = [proposer] + accepters if o["to"] is None else [proposer, o["to"]]
+            if pres[o["give"]] < o["give_n"]:
+                events.append(ev(f"Offer {o['id']} fails: proposer lacks resources.",
+                                 None if o["to"] is None else parties))
+                continue
+            partner = None
+            walk, cur = [], proposer
+            for _ in range(len(order) - 1):
+                cur = left_of(state, cur)
+                walk.append(cur)
+            for s in walk:
+                if s in accepters and state["players"][s]["res"][o["get"]] >= o["get_n"]:
+                    partner = s
+                    break
+            if partner is None:
+                if accepters:
+                    events.append(ev(f"Offer {o['id']} fails: no acceptor holds "
+                                     f"{o['get_n']} {o['get']} any more.", parties))
+                else:
+                    events.append(ev(f"Offer {o['id']} is declined by everyone.",
+                                     None if o["to"] is None else parties))
+                continue
+            sres = state["players"][partner]["res"]
+            pres[o["give"]] -= o["give_n"]
+            sres[o["give"]] += o["give_n"]
+            sres[o["get"]] -= o["get_n"]
+            pres[o["get"]] += o["get_n"]
+            events.append(ev(f"Trade {o['id']}: {name(state, proposer)} gives {o['give_n']} {o['give']} "
+                             f"to {name(state, partner)} for {o['get_n']} {o['get']}."))
+            for a, b in ((proposer, partner), (partner, proposer)):
+                pl = state["players"][a]
+                if not pl["trade_round"]:
+                    pl["trade_round"] = True
+                    pl["trade"].append(b)
+            for s in accepters:
+                if s != partner:
+                    events.append(ev(f"Offer {o['id']} was taken by {name(state, partner)}.", [s]))
+    for proposer in order:
+        for p in [x for x in state["pact_props"] if x["from"] == proposer]:
+            q = answers.get(p["to"], {}).get(p["id"])
+            if q:
+                state["pacts"].append({"id": p["id"], "parties": [proposer, p["to"]],
+                                       "provinces": [p["province"], q]})
+                events.append(ev(f"Pact {p['id']}: {name(state, proposer)} and {name(state, p['to'])} "
+                                 f"protect {data.province_label(p['province'])} and "
+                                 f"{data.province_label(q)} from each other this round."))
+            else:
+                events.append(ev(f"Pact {p['id']} was declined by {name(state, p['to'])}.",
+                                 [proposer, p["to"]]))
+    state["phase"] = "T4"
+    return events
+
+
+# ---------------------------------------------------------------- turns 5-7
+def setback(state: State, rng: random.Random) -> Events:
+    events: Events = []
+    for seat in round_order(state):
+        if not state["deck"]:
+            state["deck"] = list(state["discard"])
+            state["discard"] = []
+            rng.shuffle(state["deck"])
+            events.append(ev("The setback discard pile is shuffled into a new deck."))
+        if not state["deck"]:
+            continue
+        card = state["deck"].pop(0)
+        state["revealed"][seat] = card
+        events.append(ev(f"Turn 5: {name(state, seat)} reveals {card} "
+                         f"{data.SETBACKS[card[:3]]['name']}: {apply_setback(state, seat, card[:3])}"))
+    return events
+
+
+def apply_setback(state: State, seat: str, code: str) -> str:
+    pl = state["players"][seat]
+    if code in data.SETBACK_LOSSES:
+        lost = [f"{lose(state, seat, r, n)} {r}" for r, n in data.SETBACK_LOSSES[code].items()]
+        return "loses " + ", ".join(lost) + "."
+    if code == "S08":
+        tid = default_loss(state, seat)
+        if tid is None:
+            return "no troop to remove."
+        del state["troops"][tid]
+        return f"{tid} deserts."
+    if code in ("S09", "S10"):
+        kind, res = ("INF", "WOOD") if code == "S09" else ("WALL", "STONE")
+        provs = [p for p in controlled(state, seat) if state["provinces"][str(p)]["building"] == kind]
+        if provs:
+            state["provinces"][str(min(provs))]["building"] = None
+            return f"the {kind} in {data.province_label(min(provs))} is destroyed."
+        return f"no {kind}; loses {lose(state, seat, res, 2)} {res}."
+    if code == "S13":
+        mine = {t["province"] for t in state["troops"].values() if t["owner"] == seat}
+        cands = [p for p in controlled(state, seat)
+                 if p not in mine and not state["provinces"][str(p)]["centre"]]
+        if not cands:
+            return "nothing happens."
+        state["provinces"][str(max(cands))]["owner"] = None
+        return f"{data.province_label(max(cands))} becomes neutral."
+    if code == "S17":
+        gone = [x["id"] for x in state["pacts"] if seat in x["parties"]]
+        state["pacts"] = [x for x in state["pacts"] if seat not in x["parties"]]
+        return ("pacts cancelled: " + ", ".join(gone) + ".") if gone else "no pact to cancel."
+    if code == "S18":
+        pl["res"]["FOOD"] += 2
+        return "gains 2 Food."
+    if code == "S20":
+        return "no effect."
+    pl["effects"].append(code)
+    return data.SETBACKS[code]["text"]
+
+
+def maintenance(state: State) -> Events:
+    events: Events = []
+    state["maint"] = {}
+    for seat in round_order(state):
+        res = state["players"][seat]["res"]
+        food_due = res["POP"] + (2 if has_effect(state, seat, "S15") else 0)
+        troops = troops_of(state, seat)
+        gold_due = len(troops) + (2 if has_effect(state, seat, "S16") else 0)
+        text = f"Turn 7: {name(state, seat)} "
+        if res["FOOD"] >= food_due:
+            res["FOOD"] -= food_due
+            text += f"pays {food_due} Food"
+        else:
+            paid, short = res["FOOD"], food_due - res["FOOD"]
+            res["FOOD"] = 0
+            lost = min(short, res["POP"])
+            res["POP"] -= lost
+            text += f"pays {paid} of {food_due} Food and loses {lost} Pop"
+        if res["GOLD"] >= gold_due:
+            res["GOLD"] -= gold_due
+            text += f", pays {gold_due} Gold."
+        else:
+            paid, short = res["GOLD"], gold_due - res["GOLD"]
+            res["GOLD"] = 0
+            owe = min(short, len(troops))
+            text += f", pays {paid} of {gold_due} Gold and must remove {owe} troop(s)"
+            gone = []
+            for tid in state["players"][seat]["losses"]:
+                if owe and tid in state["troops"] and state["troops"][tid]["owner"] == seat:
+                    del state["troops"][tid]
+                    gone.append(tid)
+                    owe -= 1
+            if gone:
+                text += " (standing order: " + ", ".join(gone) + " removed)"
+            text += "."
+            if owe:
+                state["maint"][seat] = owe
+        events.append(ev(text))
+    state["phase"] = "T7A" if state["maint"] else "T8"
+    return events
+
+
+def after_admin(state: State, rng: random.Random) -> Events:
+    """Turns 5, 6 and 7 (automatic, maybe opening 7A)."""
+    events = setback(state, rng)
+    events += combat(state, rng)
+    events += maintenance(state)
+    return events
+
+
+def after_lose(state: State, missed: list[str]) -> Events:
+    """After 7A: open 7B for the right neighbours of those who did not choose."""
+    for seat in list(state["maint"]):
+        if seat not in missed:
+            del state["maint"][seat]
+    state["choosers"] = {right_of(state, s): s for s in missed}
+    state["phase"] = "T7B" if missed else "T8"
+    return []
+
+
+def default_losses(state: State, seats: list[str]) -> Events:
+    events = []
+    for seat in seats:
+        gone = []
+        for _ in range(state["maint"].get(seat, 0)):
+            tid = default_loss(state, seat)
+            if tid is None:
+                break
+            del state["troops"][tid]
+            gone.append(tid)
+        if gone:
+            events.append(ev(f"Default loss rule: {name(state, seat)} loses " + ", ".join(gone) + "."))
+    state["maint"] = {}
+    state["choosers"] = {}
+    state["phase"] = "T8"
+    return events
+
+
+# ---------------------------------------------------------------- turn 9 and end of round
+def after_routing(state: State, rng: random.Random) -> Events:
+    events = [ev(f"Turn 9: tribute is {state['tribute']}.")]
+    events += tribute.start_payments(state)
+    if state["pay_window"]:
+        state["phase"] = "T9"
+        return events
+    return events + end_round(state, rng)
+
+
+def objective_met(state: State, seat: str, obj: str) -> bool:
+    provs = controlled(state, seat)
+    blds = [state["provinces"][str(p)]["building"] for p in provs]
+    pl = state["players"][seat]
+    troops = troops_of(state, seat)
+    if obj == "O1":
+        return len(provs) >= 5
+    if obj == "O2":
+        return blds.count("WALL") >= 3
+    if obj == "O3":
+        return blds.count("INF") >= 3
+    if obj == "O4":
+        return any(state["provinces"][str(p)]["centre"] not in (None, pl["colour"]) for p in provs)
+    if obj == "O5":
+        return pl["spoils"] >= 6
+    if obj == "O6":
+        return len(pl["trade"]) >= 5 and len(set(pl["trade"])) >= 2
+    if obj == "O7":
+        return len(troops) >= 10 and sum(state["troops"][t]["kind"] == "H" for t in troops) >= 2
+    if obj == "O8":
+        return 6 in provs and 7 in provs and len(provs) >= 4
+    return False
+
+
+def tiebreak(state: State, seat: str) -> list[int]:
+    pl = state["players"][seat]
+    return [len(controlled(state, seat)), len(troops_of(state, seat)), pl["spoils"]]
+
+
+def end_round(state: State, rng: random.Random) -> Events:
+    events: Events = []
+    state["pacts"], state["pact_props"], state["offers"] = [], [], []
+    state["answers"] = {}
+    state["discard"] += [state["revealed"][s] for s in state["seats"] if s in state["revealed"]]
+    state["revealed"] = {}
+    state["pay_window"] = {}
+    for seat in state["seats"]:
+        pl = state["players"][seat]
+        pl["effects"], pl["pref"], pl["trade_round"] = [], {}, False
+    for seat in active(state):
+        if not controlled(state, seat):
+            pl = state["players"][seat]
+            pl["eliminated"] = True
+            pl["eliminated_round"] = state["round"]
+            pl["res"] = {r: 0 for r in data.RESOURCES}
+            for tid in troops_of(state, seat):
+                del state["troops"][tid]
+            events.append(ev(f"{name(state, seat)} controls no province and is eliminated."))
+    alive = active(state)
+    winners: list[str] = []
+    if len(alive) <= 1:
+        winners = alive
+    else:
+        met = []
+        for seat in alive:
+            pl = state["players"][seat]
+            done = [o for o in pl["objectives"] if objective_met(state, seat, o)]
+            if state["options"]["mode"] == "long":
+                pl["completed"] = sorted(set(pl["completed"]) | set(done))
+                if len(pl["completed"]) == len(pl["objectives"]):
+                    met.append(seat)
+            elif done:
+                pl["completed"] = done
+                met.append(seat)
+        if met:
+            best = max(tiebreak(state, s) for s in met)
+            winners = [s for s in met if tiebreak(state, s) == best]
+        elif state["round"] >= state["options"]["round_limit"]:
+            key = {s: [len(state["players"][s]["completed"])] + tiebreak(state, s) for s in alive}
+            best = max(key.values())
+            winners = [s for s in alive if key[s] == best]
+            events.append(ev(f"The round limit ({state['options']['round_limit']}) is reached."))
+    if winners:
+        state["phase"] = "over"
+        state["winners"] = winners
+        events.append(ev("Game over: " + " and ".join(name(state, s) for s in winners)
+                         + (" win." if len(winners) > 1 else " wins.")))
+        for seat in state["seats"]:
+            objs = state["players"][seat]["objectives"]
+            events.append(ev(f"{name(state, seat)}'s objectives: " + ", ".join(
+                f"{o} {data.OBJECTIVES[o]['name']}" for o in objs) + "."))
+        return events
+    state["first"] = right_of(state, state["first"])
+    state["round"] += 1
+    return events + start_round(state, rng)

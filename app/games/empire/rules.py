@@ -1,0 +1,210 @@
+"""The ``RULES`` object of Empire: the Game protocol over the rule modules."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from app.games.base import IllegalOrder, InvalidOrder
+from app.games.empire import bots, data, phases, tribute
+from app.games.empire.notation import canonical, format_order, parse
+from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
+from app.games.empire.state import State, ev, name, round_order
+from app.games.empire import state as st
+from app.games.empire.views import view
+from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
+
+REJECTED = "E007 Submission rejected; your previous orders (if any) stay in force."
+
+
+class Empire:
+    slug = "empire"
+    title = "Empire: the Emperor's tribute"
+    conformance_options = [
+        {"players": 2, "mode": "short", "round_limit": 4},
+        {"players": 4, "mode": "short", "round_limit": 3},
+        {"players": 3, "mode": "long", "round_limit": 3},
+    ]
+    conformance_max_steps = 400
+
+    # ------------------------------------------------------------ setup
+    def default_options(self) -> dict[str, Any]:
+        return {"players": 4, "mode": "short", "round_limit": data.ROUND_LIMIT["short"]}
+
+    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = {**self.default_options(), **(options or {})}
+        if "round_limit" not in (options or {}) and opts["mode"] in data.ROUND_LIMIT:
+            opts["round_limit"] = data.ROUND_LIMIT[opts["mode"]]
+        players, mode, limit = opts["players"], opts["mode"], opts["round_limit"]
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise ValueError("players must be 2, 3 or 4")
+        if mode not in data.ROUND_LIMIT:
+            raise ValueError("mode must be 'short' or 'long'")
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ValueError("round_limit must be a whole number of rounds >= 1")
+        return opts
+
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        return [f"P{i}" for i in range(1, self._options(options)["players"] + 1)]
+
+    def setup(self, options: dict[str, Any], seats: list[str], rng: random.Random) -> State:
+        state = st.setup(self._options(options), seats, rng)
+        phases.start_round(state, rng)
+        return state
+
+    # ------------------------------------------------------------ queries
+    def owed(self, state: State) -> dict[str, dict[str, Any]]:
+        return {s: prompt(state, s) for s in owed_seats(state)}
+
+    def turn_key(self, state: State) -> str:
+        if state["phase"] == "over":
+            return f"R{state['round']}-END"
+        return f"R{state['round']}-{state['phase']}"
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def secrets(self, state: State, seat: str) -> list[str]:
+        if state["phase"] == "over" or seat not in state["players"]:
+            return []
+        return [f"objective:{o}" for o in state["players"][seat]["objectives"]]
+
+    def outcome(self, state: State) -> list[dict[str, Any]] | None:
+        if state["phase"] != "over":
+            return None
+        winners = state.get("winners", [])
+
+        def key(s: str) -> list[int]:
+            pl = state["players"][s]
+            return [1 if s in winners else 0, len(pl["completed"])] + phases.tiebreak(state, s) + [
+                0 if pl["eliminated"] else 1, pl.get("eliminated_round", 0)]
+
+        keys = {s: key(s) for s in state["seats"]}
+        order = sorted(state["seats"], key=lambda s: keys[s], reverse=True)
+        return [{"seat": s, "score": len(state["players"][s]["completed"]),
+                 "rank": 1 + sum(1 for o in state["seats"] if keys[o] > keys[s])} for s in order]
+
+    # ------------------------------------------------------------ orders
+    def parse(self, text: str) -> dict[str, Any]:
+        return parse(text)
+
+    def format(self, order: dict[str, Any]) -> str:
+        return format_order(canonical(order))
+
+    def _check(self, state: State, seat: str, order: Any) -> dict[str, Any]:
+        """The canonical order, or IllegalOrder; ``state`` is a scratch copy it may change."""
+        if seat not in owed_seats(state):
+            raise IllegalOrder("E001 No order window is open for you.")
+        order = canonical(order)
+        want = ORDER_TYPE[state["phase"]]
+        if order["type"] not in (want, "PASS"):
+            raise InvalidOrder(f"E001 The open window takes {want} orders, not {order['type']}.")
+        lines = order["lines"]
+        ph = state["phase"]
+        if ph == "T3A":
+            errors = apply_propose(state, seat, lines)
+        elif ph == "T3B":
+            errors = apply_answer(state, seat, lines)
+        elif ph == "T4":
+            errors = apply_admin(state, seat, lines)
+        elif ph in ("T7A", "T7B"):
+            errors = apply_lose(state, seat, lines)[0]
+        elif ph == "T8":
+            errors = apply_route(state, seat, lines)
+        else:
+            errors = tribute.apply_pay(state, seat, lines)
+        if errors:
+            raise IllegalOrder(REJECTED + " " + " ".join(errors))
+        return {"type": want, "lines": lines}
+
+    def validate(self, state: State, seat: str, order: Any) -> None:
+        self._check(copy.deepcopy(state), seat, order)
+
+    def default_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
+        return bots.default_order(state, seat)
+
+    def random_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
+        return bots.random_order(state, seat, rng)
+
+    def ai_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
+        return bots.random_order(state, seat, rng)
+
+    # ------------------------------------------------------------ resolution
+    def _orders(self, state: State, orders: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """A valid canonical order for every owed seat (defaults for missing or invalid ones)."""
+        out = {}
+        for seat in owed_seats(state):
+            try:
+                out[seat] = self._check(copy.deepcopy(state), seat, orders.get(seat))
+            except IllegalOrder:
+                out[seat] = canonical(bots.default_order(state, seat))
+        return out
+
+    def resolve(self, state: State, orders_by_seat: dict[str, Any],
+                rng: random.Random) -> tuple[State, list[dict[str, Any]]]:
+        state = copy.deepcopy(state)
+        orders = self._orders(state, copy.deepcopy(orders_by_seat or {}))
+        ph = state["phase"]
+        events: list[dict[str, Any]] = []
+        seats = [s for s in round_order(state) if s in orders]
+        if ph == "T3A":
+            for seat in seats:
+                apply_propose(state, seat, orders[seat]["lines"])
+            events += phases.after_proposals(state)
+        elif ph == "T3B":
+            for seat in seats:
+                apply_answer(state, seat, orders[seat]["lines"])
+            events += phases.resolve_diplomacy(state)
+        elif ph == "T4":
+            for seat in seats:
+                log: list[str] = []
+                apply_admin(state, seat, orders[seat]["lines"], log)
+                if log:
+                    events.append(ev(f"Turn 4: {name(state, seat)} " + "; ".join(log) + "."))
+            events.append(ev("Turn 4 positions and modes: " + ", ".join(
+                f"{t} {v['mode'][:3]} in {v['province']}" for t, v in state["troops"].items()) + "."))
+            events += phases.after_admin(state, rng)
+        elif ph == "T7A":
+            missed = []
+            for seat in seats:
+                if not orders[seat]["lines"]:
+                    missed.append(seat)
+                    continue
+                _, victim, gone = apply_lose(state, seat, orders[seat]["lines"])
+                events.append(ev(f"Turn 7A: {name(state, victim)} removes " + ", ".join(gone) + "."))
+            events += phases.after_lose(state, missed)
+        elif ph == "T7B":
+            fallback = []
+            for seat in seats:
+                victim = state["choosers"][seat]
+                if not orders[seat]["lines"]:
+                    fallback.append(victim)
+                    continue
+                apply_lose(state, seat, orders[seat]["lines"])
+                gone = orders[seat]["lines"][0]["troops"]
+                events.append(ev(f"Turn 7B: {name(state, seat)} removes " + ", ".join(gone)
+                                 + f" for {name(state, victim)}."))
+            events += phases.default_losses(state, fallback)
+        elif ph == "T8":
+            for seat in seats:
+                before = set(state["troops"])
+                gold = state["players"][seat]["res"]["GOLD"]
+                apply_route(state, seat, orders[seat]["lines"])
+                new = [t for t in state["troops"] if t not in before]
+                gained = state["players"][seat]["res"]["GOLD"] - gold
+                if new or gained:
+                    events.append(ev(f"Turn 8: {name(state, seat)} routes population: +{gained} Gold"
+                                     + (", new troops " + ", ".join(new) if new else "") + "."))
+            events += phases.after_routing(state, rng)
+        elif ph == "T9":
+            for seat in seats:
+                for d in orders[seat]["lines"]:
+                    tribute.pay(state, seat, d["res"])
+                    events.append(ev(f"{name(state, seat)} pays tribute: {tribute.describe(d['res'])}."))
+            state["pay_window"] = {}
+            events += phases.end_round(state, rng)
+        return state, events
+
+
+RULES = Empire()

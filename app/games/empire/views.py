@@ -1,0 +1,85 @@
+"""Views: what one seat (or the public) may see (spec §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.empire import data
+from app.games.empire.prompts import owed_seats
+from app.games.empire.state import State, controlled, round_order, troops_of
+
+TURN_LABEL = {"T3A": "3A Diplomacy: proposals", "T3B": "3B Diplomacy: answers",
+              "T4": "4 Administration and strategy", "T7A": "7A Maintenance: choice of losses",
+              "T7B": "7B Maintenance: neighbour's choice", "T8": "8 Population routing",
+              "T9": "9 Tribute payment", "over": "Game over"}
+
+
+def objective_card(code: str, completed: bool) -> dict[str, Any]:
+    o = data.OBJECTIVES[code]
+    return {"id": f"objective:{code}", "code": code, "name": o["name"], "text": o["text"],
+            "completed": completed}
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    over = state["phase"] == "over"
+    colour = state["colour"]
+    players = []
+    for s in state["seats"]:
+        pl = state["players"][s]
+        mine = troops_of(state, s)
+        card = state["revealed"].get(s)
+        players.append({
+            "seat": s, "colour": pl["colour"], "res": dict(pl["res"]), "spoils": pl["spoils"],
+            "trade_markers": len(pl["trade"]), "trade_partners": [colour[x] for x in pl["trade"]],
+            "provinces": len(controlled(state, s)), "troops": len(mine),
+            "heavy": sum(state["troops"][t]["kind"] == "H" for t in mine),
+            "eliminated": pl["eliminated"], "objective_count": len(pl["objectives"]),
+            "setback": None if card is None else {"card": card, "name": data.SETBACKS[card[:3]]["name"],
+                                                  "text": data.SETBACKS[card[:3]]["text"]},
+            "effects": list(pl["effects"]),
+        })
+    peace = {p for x in state["pacts"] for p in x["provinces"]}
+    provinces = []
+    for p, info in data.PROVINCES.items():
+        prov = state["provinces"][str(p)]
+        provinces.append({"id": p, "name": info["name"], "res": info["res"], "amount": info["amount"],
+                          "adj": list(info["adj"]), "owner": prov["owner"],
+                          "owner_colour": colour.get(prov["owner"]) if prov["owner"] else None,
+                          "building": prov["building"], "centre": prov["centre"], "peace": p in peace})
+    troops = [{"id": t, "owner": v["owner"], "colour": colour[v["owner"]], "kind": v["kind"],
+               "province": v["province"], "mode": v["mode"], "target": v.get("target")}
+              for t, v in state["troops"].items()]
+    offers = [dict(o, from_colour=colour[o["from"]], to_colour=colour.get(o["to"]) if o["to"] else None)
+              for o in state["offers"] if o["to"] is None or seat in (o["from"], o["to"])]
+    props = [dict(p, from_colour=colour[p["from"]], to_colour=colour[p["to"]])
+             for p in state["pact_props"] if seat in (p["from"], p["to"])]
+    out: dict[str, Any] = {
+        "seat": seat, "round": state["round"], "phase": state["phase"],
+        "turn": TURN_LABEL.get(state["phase"], state["phase"]),
+        "mode": state["options"]["mode"], "round_limit": state["options"]["round_limit"],
+        "first": state["first"], "round_order": round_order(state), "colours": dict(colour),
+        "tribute": state["tribute"], "tribute_roll": state.get("tribute_roll"),
+        "players": players, "provinces": provinces, "troops": troops,
+        "pacts": [dict(x, colours=[colour[s] for s in x["parties"]]) for x in state["pacts"]],
+        "offers": offers, "pact_proposals": props,
+        "deck_size": len(state["deck"]), "discard": list(state["discard"]),
+        "owed": owed_seats(state), "game_over": over, "winners": state.get("winners", []),
+        "maintenance_due": dict(state["maint"]) if state["phase"] in ("T7A", "T7B") else {},
+    }
+    if over:
+        out["objectives"] = {s: [objective_card(o, o in state["players"][s]["completed"])
+                                 for o in state["players"][s]["objectives"]] for s in state["seats"]}
+        out["undealt_objectives"] = list(state.get("undealt", []))
+    if seat in state["players"]:
+        pl = state["players"][seat]
+        out["private"] = {
+            "colour": pl["colour"],
+            "objectives": [objective_card(o, o in pl["completed"]) for o in pl["objectives"]],
+            "losses": list(pl["losses"]), "tribute_preference": dict(pl["pref"]),
+            "payments_owed": state["pay_window"].get(seat, 0),
+            "must_remove": state["maint"].get(seat, 0),
+            "choosing_for": colour.get(state["choosers"].get(seat, ""), None),
+        }
+        if over:
+            out["private"]["objectives"] = []
+    return out
