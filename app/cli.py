@@ -13,6 +13,7 @@ import json
 from datetime import UTC, datetime
 
 import click
+from flask.cli import with_appcontext
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
@@ -94,6 +95,7 @@ def game_create(slug, players, bot, options, hours, gm_email, no_early) -> None:
 
 
 @click.command("tick")
+@with_appcontext
 @click.option("--now", "now_text", default=None, help="Resolve as if it were this instant (ISO-8601).")
 def tick(now_text: str | None) -> None:
     """Resolve every step due now (or at --now) and print a JSON summary."""
@@ -110,6 +112,7 @@ def mail_deliver() -> None:
 
 
 @click.command("demo")
+@with_appcontext
 @click.option("--email", default="you@example.org", help="Your address in the demo games.")
 @click.option("--serve", is_flag=True, help="Then run the web server and the scheduler.")
 @click.option("--host", default="127.0.0.1")
@@ -128,6 +131,7 @@ def demo(email: str, serve: bool, host: str, port: int) -> None:
 
 
 @click.command("serve")
+@with_appcontext
 @click.option("--host", default="127.0.0.1")
 @click.option("--port", default=5000, type=int)
 def serve(host: str, port: int) -> None:

@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import Iterator
 
 import click
+from flask.cli import with_appcontext
 from flask import Flask, current_app, g
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -99,6 +100,7 @@ def create_all(engine: Engine) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the tables (or upgrade them to the current schema)."""
     from app.migrate import upgrade

@@ -79,6 +79,17 @@ def local_time(moment: str | datetime | None, tz: str = "UTC", fmt: str = "%a %d
     return instant.astimezone(zone).strftime(fmt)
 
 
+def css_string(value: object) -> Markup:
+    """A quoted CSS string, safe inside a <style> element (no quote or tag breaks out)."""
+    out = []
+    for ch in str(value):
+        if ch.isalnum() or ch in " .,:;#·-_()/+@'":
+            out.append(ch)
+        else:
+            out.append(f"\\{ord(ch):x} ")
+    return Markup('"' + "".join(out) + '"')
+
+
 def render_html(context: dict[str, Any], link: str) -> str:
     return render_template("reports/report.html", ctx=context, link=link)
 
@@ -94,3 +105,4 @@ def render_pdf(context: dict[str, Any], link: str) -> bytes:
 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(game_svg=game_svg, qr_svg=qr_svg, local_time=local_time)
+    app.jinja_env.filters["css_string"] = css_string

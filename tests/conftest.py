@@ -38,6 +38,14 @@ def runner(app):
     return app.test_cli_runner()
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 class Sink:
     """Mail received by the test SMTP server."""
 
@@ -60,10 +68,9 @@ def smtp():
     from aiosmtpd.controller import Controller
 
     sink = Sink()
-    controller = Controller(sink, hostname="127.0.0.1", port=0)
+    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
     controller.start()
     controller.sink = sink
-    controller.port = controller.server.sockets[0].getsockname()[1]
     yield controller
     controller.stop()
 
