@@ -20,9 +20,9 @@ def owner(state: State, token: str) -> str | None:
     if info["kind"] == "opp":
         return "OPP"
     if token == "T-RED":
-        return state["side_of"]["SOV"]
+        return str(state["side_of"]["SOV"])
     faction = info["faction"]
-    return None if faction is None else state["side_of"][faction]
+    return None if faction is None else str(state["side_of"][faction])
 
 
 def sides(state: State) -> list[str]:
@@ -86,7 +86,7 @@ def greater(state: State, region: str) -> str | None:
         return None
     if sa != sb:
         return a if sa > sb else b
-    return state["wotp"]
+    return str(state["wotp"])
 
 
 def connection_between(a: str, b: str) -> str | None:

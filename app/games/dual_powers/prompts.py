@@ -89,7 +89,8 @@ def turn_prompt(state: State, seat: str) -> Prompt:
     def add(label: str, base: dict[str, Any], cards: list[str], fields: list[dict[str, Any]],
             with_bonus: bool = True) -> None:
         if cards:
-            forms.append({"label": label, "base": {"type": "PLAY", **base},
+            full_base: dict[str, Any] = {"type": "PLAY", **base}
+            forms.append({"label": label, "base": full_base,
                           "fields": [_choice("card", "Card", _card_choices(state, cards)), *fields]
                           + (extra if with_bonus else [])})
 

@@ -47,7 +47,7 @@ def take_opp_unit(state: State, level: int) -> str | None:
         for t in state["opp_pool"]:
             if D.TOKENS[t]["level"] == lv:
                 state["opp_pool"].remove(t)
-                return t
+                return str(t)
     return None
 
 

@@ -115,12 +115,13 @@ def _calendar(view: dict[str, Any], y: int) -> str:
                    'stroke="#000"/>')
         out.append(_t(x + 70, y + 16, name, 11, "middle", "bold", "#fff" if now else "#000"))
     for d in range(1, 32):
-        x = 20 + (d - 1) * 27.6
+        dx = 20 + (d - 1) * 27.6
         now = d == view["day"]
         special = d in (15, 31)
-        out.append(f'<rect x="{x:.1f}" y="{y + 28}" width="26" height="22" fill="{"#000" if now else "#fff"}" '
+        fill = "#000" if now else "#fff"
+        out.append(f'<rect x="{dx:.1f}" y="{y + 28}" width="26" height="22" fill="{fill}" '
                    f'stroke="#000" stroke-width="{2.5 if special else 1}"/>')
-        out.append(_t(x + 13, y + 44, d, 11, "middle", "bold" if special else "normal",
+        out.append(_t(dx + 13, y + 44, d, 11, "middle", "bold" if special else "normal",
                       "#fff" if now else "#000"))
     return "".join(out)
 
@@ -137,7 +138,8 @@ def _track(view: dict[str, Any], y: int) -> str:
         x = 20 + i * step
         now = v == view["s"]
         fill = "#000" if now else ("#d5ecd2" if v == 0 else "#fff")
-        out.append(f'<rect x="{x:.1f}" y="{y}" width="{step - 2:.1f}" height="22" fill="{fill}" stroke="#000"/>')
+        out.append(f'<rect x="{x:.1f}" y="{y}" width="{step - 2:.1f}" height="22" fill="{fill}" '
+                   'stroke="#000"/>')
         out.append(_t(x + step / 2 - 1, y + 16, v, 10, "middle", "bold" if now else "normal",
                       "#fff" if now else "#000"))
     return "".join(out)

@@ -69,7 +69,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "discard": list(state["discard"]), "removed_cards": list(state["removed_cards"]),
         "deck_count": len(state["deck"]),
         "hand_counts": {s: len(h) for s, h in hands.items()},
-        "leader_cards_in_hand": {s: [c for c in h if D.CARDS[c]["kind"] == "leader"] for s, h in hands.items()},
+        "leader_cards_in_hand": {s: [c for c in h if D.CARDS[c]["kind"] == "leader"]
+                                 for s, h in hands.items()},
         "objectives": objectives, "objective_pending": list(state["objective_owed"]),
         "markers": [dict(m) for m in state["markers"]],
         "opp_pile_count": len(state["opp_pile"]), "opp_leader_pile_count": len(state["opp_leaders"]),

@@ -62,7 +62,8 @@ def test_objective_step_then_wotp_holder_takes_turn_one_and_turn_keys_change():
 
 
 def test_players_alternate_strictly_even_when_the_will_of_the_people_moves():
-    state = scenario(to_act="GOV", wotp="GOV", hands={"GOV": ["C-RED-2", "C-RED-3"], "SOV": ["L-LEN", "C-GRN-3"]})
+    hands = {"GOV": ["C-RED-2", "C-RED-3"], "SOV": ["L-LEN", "C-GRN-3"]}
+    state = scenario(to_act="GOV", wotp="GOV", hands=hands)
     new, _ = play(state, "GOV", "PLAY C-RED-2 PASS")
     new, _ = play(new, "SOV", "PLAY L-LEN LEADER SPECIAL")
     assert new["wotp"] == "SOV"
