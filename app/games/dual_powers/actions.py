@@ -35,7 +35,7 @@ def _card_in_hand(state: State, seat: str, card: Any) -> str:
 
 
 def _only(order: Order, allowed: set[str]) -> None:
-    extra = sorted(k for k in order if k not in allowed)
+    extra = sorted(str(k) for k in order if k not in allowed)
     if extra:
         raise IllegalOrder(f"This order does not take {', '.join(extra)}.")
 
@@ -165,7 +165,7 @@ def _special(state: State, seat: str, card: str, order: Order, events: list[Even
     special = D.CARDS[card]["special"]
     if special == "MOBILIZE":
         conn = order.get("connection")
-        if conn not in D.CONNECTIONS:
+        if not isinstance(conn, str) or conn not in D.CONNECTIONS:
             raise IllegalOrder(f"Mobilize Protest needs a connection ({', '.join(D.CONNECTIONS)}).")
         if conn == state["blockade"]:
             raise IllegalOrder("The blockade must move to a different connection.")

@@ -88,7 +88,8 @@ def turn_prompt(state: State, seat: str) -> Prompt:
 
     def add(label: str, base: dict[str, Any], cards: list[str], fields: list[dict[str, Any]],
             with_bonus: bool = True) -> None:
-        if cards:
+        empty = any(f["type"] == "choice" and f.get("required", True) and not f["choices"] for f in fields)
+        if cards and not empty:
             full_base: dict[str, Any] = {"type": "PLAY", **base}
             forms.append({"label": label, "base": full_base,
                           "fields": [_choice("card", "Card", _card_choices(state, cards)), *fields]

@@ -49,7 +49,7 @@ def test_unreadable_orders_are_refused_with_a_reason(text):
 
 
 def test_card_choices_show_days_region_recruit_action_and_vp():
-    state = scenario(day=11, hands={"SOV": ["C-PUR-4", "L-LEN"]})
+    state = scenario(day=11, hands={"SOV": ["C-PUR-4", "L-LEN"]}, board={"R05": ("GRN", True)})
     prompt = RULES.owed(state)["SOV"]
     assert prompt["kind"] == "turn"
     recruit = next(f for f in prompt["forms"] if f["label"] == "Recruit")
@@ -58,6 +58,9 @@ def test_card_choices_show_days_region_recruit_action_and_vp():
     assert "bonus" in label  # day 11 + 4 = 15
     labels = [f["label"] for f in prompt["forms"]]
     assert "Leader" in labels and "Double move" in labels
+    assert "Refresh" not in labels  # no Refresh card in hand
+    empty = scenario(hands={"SOV": ["C-PUR-4"]})
+    assert "Double move" not in [f["label"] for f in RULES.owed(empty)["SOV"]["forms"]]  # nothing to move
     assert RULES.parse(prompt["example"])
 
 
