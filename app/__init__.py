@@ -60,9 +60,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     _check_config(app)
 
-    from app import cli, db, mail, reports
+    from app import cli, db, logs, mail, reports
     from app.web import init_app as init_web
 
+    logs.install()
     db.init_app(app)
     mail.init_app(app)
     reports.init_app(app)

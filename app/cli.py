@@ -142,11 +142,12 @@ def serve(host: str, port: int) -> None:
 def serve_forever(app: Flask, host: str, port: int) -> None:
     from werkzeug.serving import run_simple
 
+    from app.logs import RedactingRequestHandler
     from jobs import init_scheduler
 
     init_scheduler(app)
     click.echo(f"Serving on http://{host}:{port}/ (scheduler running)")
-    run_simple(host, port, app, threaded=True, use_reloader=False)
+    run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=RedactingRequestHandler)
 
 
 def init_app(app: Flask) -> None:

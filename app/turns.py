@@ -18,7 +18,7 @@ from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from app import notify
+from app import deadlines, ladder, notify
 from app.db import is_sqlite, write_session
 from app.games import IllegalOrder, get_rules
 from app.games.base import Order as OrderData
@@ -218,6 +218,12 @@ def resolve_step(
     early = game.resolve_early or len(game.owed) == 1
     if missing and not (overdue or force):
         return None
+    if missing and not force:
+        wait_until = ladder.on_missed(session, game, missing, now)
+        if wait_until is not None:  # an excused extension: the step waits
+            game.deadline = wait_until
+            session.add(game)
+            return None
     if not missing and not (early or overdue or force):
         return None
     seats = {s.seat: s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
@@ -257,9 +263,7 @@ def _open_step(
     game.state = state
     game.owed = owed
     if first or key != game.turn_key:
-        seconds = [p["seconds"] for p in owed.values() if isinstance(p.get("seconds"), int | float)]
-        length = min(seconds) if seconds else game.hours * 3600
-        game.deadline = now + timedelta(seconds=length)
+        game.deadline = deadlines.next_deadline(session, game, owed, now)
     game.turn_key = key
     result = rules.outcome(state)
     if result is not None or not owed:

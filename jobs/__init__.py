@@ -21,13 +21,14 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from jobs import deadlines, lease
+from jobs import deadlines, lease, reminders
 
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 60
 DELIVER_SECONDS = 20
 HEARTBEAT_SECONDS = 30
+REMINDER_SECONDS = 300
 
 _running: dict[int, BaseScheduler] = {}
 
@@ -42,6 +43,7 @@ def _add_jobs(sched: BaseScheduler, app: Flask) -> None:
                   next_run_time=None, **common)
     sched.add_job(deadlines.deliver, "interval", seconds=DELIVER_SECONDS, args=[app], id="deliver-mail",
                   **common)
+    sched.add_job(reminders.run, "interval", seconds=REMINDER_SECONDS, args=[app], id="reminders", **common)
     sched.add_job(lease.heartbeat, "interval", seconds=HEARTBEAT_SECONDS, args=[app, holder_id()],
                   id="scheduler-heartbeat", **common)
     # the first sweep runs at once: steps that fell due while we were down resolve in order

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-12-02 12:02:18.806541
+Create Date: 2026-12-02 12:13:16.921190
 """
 from alembic import op
 import sqlalchemy as sa
@@ -29,12 +29,14 @@ def upgrade() -> None:
     sa.Column('state', sa.JSON(), nullable=True),
     sa.Column('owed', sa.JSON(), nullable=True),
     sa.Column('turn_key', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column('notified_key', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('deadline', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True),
     sa.Column('all_in', sa.Boolean(), nullable=False),
     sa.Column('hours', sa.Float(), nullable=False),
     sa.Column('resolve_early', sa.Boolean(), nullable=False),
     sa.Column('attempts', sa.Integer(), nullable=False),
     sa.Column('last_error', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column('gm_salt', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('gm_token_hash', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('gm_email', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
@@ -104,8 +106,7 @@ def upgrade() -> None:
     sa.Column('step_no', sa.Integer(), nullable=False),
     sa.Column('seat', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('context', sa.JSON(), nullable=True),
-    sa.Column('pdf', sa.LargeBinary(), nullable=True),
-    sa.Column('rendered_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True),
+    sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], ),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('game_id', 'step_no', 'seat')
@@ -120,6 +121,7 @@ def upgrade() -> None:
     sa.Column('player_id', sa.Integer(), nullable=True),
     sa.Column('is_bot', sa.Boolean(), nullable=False),
     sa.Column('is_robot', sa.Boolean(), nullable=False),
+    sa.Column('token_salt', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column('token_hash', sqlmodel.sql.sqltypes.AutoString(), nullable=True),
     sa.Column('token_version', sa.Integer(), nullable=False),
     sa.Column('missed', sa.Integer(), nullable=False),
