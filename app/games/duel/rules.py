@@ -189,9 +189,11 @@ def evaluate(area: dict[str, Any], grid: Grid) -> tuple[list[dict[str, Any]], li
         if m["status"] == "done":
             done.append(entry)
             area["completed"].append(entry["marker"])
+            area.setdefault("finished", []).append({**entry, "status": "done"})
         elif m["status"] == "cancelled":
             cancelled.append(entry)
             area["cancelled"].append(entry["marker"])
+            area.setdefault("finished", []).append({**entry, "status": "cancelled"})
         else:
             still.append(entry)
     area["active"] = still

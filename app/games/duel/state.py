@@ -48,6 +48,7 @@ def new_area() -> dict[str, Any]:
         "cancelled": [],
         "passed": [],
         "boxed_markers": [],
+        "finished": [],
         "auto_run": 0,
     }
 

@@ -112,6 +112,7 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
         "cancelled": list(area["cancelled"]),
         "passed": list(area["passed"]),
         "boxed_markers": list(area["boxed_markers"]),
+        "finished": [dict(e) for e in area.get("finished", [])],
         "auto_run": area["auto_run"],
         "score": score(area),
     }
