@@ -77,10 +77,10 @@ def resolve_diplomacy(state: State) -> Events:
             pres = state["players"][proposer]["res"]
             accepters = [s for s in order if o["id"] in answers.get(s, {})
                          and answers[s][o["id"]] is not None]
-            parties = [proposer] + accepters if o["to"] is None else [proposer, o["to"]]
+            answered = [s for s in order if o["id"] in answers.get(s, {})]
+            parties = [proposer] + answered if o["to"] is None else [proposer, o["to"]]
             if pres[o["give"]] < o["give_n"]:
-                events.append(ev(f"Offer {o['id']} fails: proposer lacks resources.",
-                                 None if o["to"] is None else parties))
+                events.append(ev(f"Offer {o['id']} fails: proposer lacks resources.", parties))
                 continue
             partner = None
             walk, cur = [], proposer
@@ -96,8 +96,8 @@ def resolve_diplomacy(state: State) -> Events:
                     events.append(ev(f"Offer {o['id']} fails: no acceptor holds "
                                      f"{o['get_n']} {o['get']} any more.", parties))
                 else:
-                    events.append(ev(f"Offer {o['id']} is declined by everyone.",
-                                     None if o["to"] is None else parties))
+                    events.append(ev(f"Offer {o['id']} is not taken (declined or unanswered).",
+                                     parties))
                 continue
             sres = state["players"][partner]["res"]
             pres[o["give"]] -= o["give_n"]

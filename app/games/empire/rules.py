@@ -131,22 +131,26 @@ class Empire:
         return bots.random_order(state, seat, rng)
 
     # ------------------------------------------------------------ resolution
-    def _orders(self, state: State, orders: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def _orders(self, state: State, orders: dict[str, Any],
+                events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """A valid canonical order for every owed seat (defaults for missing or invalid ones)."""
         out = {}
         for seat in owed_seats(state):
             try:
                 out[seat] = self._check(copy.deepcopy(state), seat, orders.get(seat))
-            except IllegalOrder:
+            except IllegalOrder as exc:
                 out[seat] = canonical(bots.default_order(state, seat))
+                if orders.get(seat) is not None:
+                    events.append(ev(f"Your order could not be used ({exc}); the default applies.",
+                                     [seat]))
         return out
 
     def resolve(self, state: State, orders_by_seat: dict[str, Any],
                 rng: random.Random) -> tuple[State, list[dict[str, Any]]]:
         state = copy.deepcopy(state)
-        orders = self._orders(state, copy.deepcopy(orders_by_seat or {}))
-        ph = state["phase"]
         events: list[dict[str, Any]] = []
+        orders = self._orders(state, copy.deepcopy(orders_by_seat or {}), events)
+        ph = state["phase"]
         seats = [s for s in round_order(state) if s in orders]
         if ph == "T3A":
             for seat in seats:
