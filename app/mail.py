@@ -101,6 +101,11 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     msg["Message-ID"] = mail.message_id
     msg["Date"] = format_datetime(mail.created_at.replace(tzinfo=None), usegmt=False)
     msg["Auto-Submitted"] = "auto-generated"
+    from app.mailin import reply_address
+
+    reply_to = reply_address(session, mail)
+    if reply_to:
+        msg["Reply-To"] = clean_header(reply_to)
     if mail.references:
         msg["In-Reply-To"] = mail.references
         msg["References"] = mail.references

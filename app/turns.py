@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 
 from app import deadlines, ladder, notify
 from app.db import is_sqlite, write_session
-from app.games import IllegalOrder, get_rules
+from app.games import get_rules
 from app.games.base import Order as OrderData
 from app.games.base import Rules, step_rng
 from app.models import Event, Game, Order, Player, Seat, Step, iso, utcnow
@@ -168,6 +168,37 @@ def submit_order(
     session.flush()
     _update_all_in(session, game)
     return row
+
+
+def accept_order(
+    engine: Engine,
+    game_id: int,
+    seat_pk: int,
+    order: OrderData,
+    *,
+    step_no: int,
+    text: str = "",
+    source: str = "web",
+    max_attempts: int = 5,
+) -> tuple[Order, bool]:
+    """Store an order (web form or mail) and resolve the step at once if it is now due.
+
+    Returns the stored order and whether the step resolved.
+
+    :raises StepClosed: the step is no longer open.
+    :raises IllegalOrder: the rules refuse the order (nothing is stored).
+    """
+    with write_session(engine) as session:
+        game = session.get(Game, game_id)
+        seat = session.get(Seat, seat_pk)
+        if game is None or seat is None or seat.game_id != game_id:
+            raise StepClosed(step_no)
+        row = submit_order(session, game, seat, order, step_no=step_no, text=text, source=source)
+        due = game.all_in and (game.resolve_early or len(game.owed) == 1)
+    resolved = False
+    if due:
+        resolved = process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
+    return row, resolved
 
 
 def _update_all_in(session: Session, game: Game) -> None:

@@ -17,13 +17,13 @@ from sqlmodel import select
 from werkzeug.datastructures import MultiDict
 
 from app import turns
-from app.db import get_engine, get_session, write_session
+from app.db import get_engine, get_session
 from app.games import IllegalOrder, get_rules
 from app.links import seat_link
-from app.models import Event, Game, Order, Player, Report, Seat, iso, utcnow
+from app.models import Event, Game, Order, Player, Report, Seat, iso
 from app.notify import visible
 from app.tokens import hash_token, looks_like_token, sign
-from app.web.forms import forms_of, order_from_form
+from app.web.forms import order_from_form
 
 bp = Blueprint("play", __name__)
 
@@ -156,12 +156,8 @@ def submit(token: str) -> Response:
             order = rules.parse(notation)
         else:
             order = order_from_form(prompt, form_index, form)
-        with write_session(engine) as session:
-            live_game = session.get(Game, game.id)
-            live_seat = session.get(Seat, seat.id)
-            turns.submit_order(session, live_game, live_seat, order, step_no=step_no,
-                               text=notation, source="web")
-            due = live_game.all_in and (live_game.resolve_early or len(live_game.owed) == 1)
+        _row, resolved = turns.accept_order(engine, game.id, seat.id, order, step_no=step_no, text=notation,
+                                            source="web", max_attempts=current_app.config["MAX_ATTEMPTS"])
     except turns.StepClosed:
         get_session().expire_all()
         game = get_session().get(Game, game.id)
@@ -169,11 +165,7 @@ def submit(token: str) -> Response:
                            "was not used. The page now shows what you owe now (if anything).", **keep)
     except IllegalOrder as exc:
         return render_page(game, seat, status=422, error=str(exc), **keep)
-    done = "saved"
-    if due:
-        turns.process_game(engine, game.id, utcnow(), max_attempts=current_app.config["MAX_ATTEMPTS"])
-        done = "resolved"
-    return redirect(f"/p/{token}?done={done}", code=303)
+    return redirect(f"/p/{token}?done={'resolved' if resolved else 'saved'}", code=303)
 
 
 @bp.route("/p/<token>/report.pdf", methods=["GET"])

@@ -38,6 +38,7 @@ import copy
 from typing import Any
 
 from app.games.base import IllegalOrder, State
+from app.games.dual_powers import ai as AI
 from app.games.dual_powers import choices as C
 from app.games.dual_powers import notation as N
 from app.games.dual_powers import prompts as P
@@ -126,7 +127,9 @@ class DualPowers:
         raise IllegalOrder("You owe no order now.")
 
     def ai_order(self, state: State, seat: str, rng: Any) -> Order:
-        return self.random_order(state, seat, rng)
+        if seat not in self.owed(state):
+            raise IllegalOrder("You owe no order now.")
+        return AI.ai_order(state, seat, rng)
 
     def turn_key(self, state: State) -> str:
         phase = state["phase"]
