@@ -1,0 +1,104 @@
+"""A greedy bot: tries the legal orders of this step and keeps the one whose board looks best.
+
+The board is judged by who has greater strength where VP are at stake this round
+(the unrest region and the known objectives), plus the score and the Will of the
+People.  Pure and deterministic given the state and the rng.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from app.games.base import IllegalOrder, State
+from app.games.dual_powers import actions as A
+from app.games.dual_powers import board as B
+from app.games.dual_powers import choices as C
+from app.games.dual_powers import data as D
+
+Order = dict[str, Any]
+
+MAX_PER_CARD = 40
+
+
+def evaluate(state: State, side: str) -> float:
+    """How good ``state`` looks for ``side`` (higher is better)."""
+    other = B.opponent(state, side)
+    stakes: dict[str, float] = {state["tiles"]["unrest"]: float(D.UNREST_VP[state["month"]])}
+    for who in (side, other):
+        card = state["objectives"].get(who)
+        if card is not None and (who == side and not state["solo"] or state["revealed"].get(who)):
+            region = D.CARDS[card]["region"]
+            stakes[region] = stakes.get(region, 0.0) + D.CARDS[card]["vp"]
+    score = 2.0 * B.sign(state, side) * state["s"]
+    for region in D.REGIONS:
+        mine = B.strength(state, side, region)[0]
+        theirs = B.strength(state, other, region)[0]
+        weight = stakes.get(region, 0.5)
+        winner = B.greater(state, region)
+        score += weight * (1 if winner == side else -1 if winner == other else 0)
+        score += 0.05 * weight * (mine - theirs)
+    if state["wotp"] == side:
+        score += 0.5
+    return float(score)
+
+
+def _try(state: State, seat: str, order: Order) -> State | None:
+    sim = copy.deepcopy(state)
+    try:
+        if order["type"] == "PLAY":
+            A.apply_play(sim, seat, order, None, [])
+        elif order["type"] == "PLACE":
+            A.apply_place(sim, seat, order, None, [])
+        else:
+            A.apply_unrest(sim, seat, order, None, [])
+    except IllegalOrder:
+        return None
+    return sim
+
+
+def _best(state: State, seat: str, candidates: list[Order], rng: Any) -> Order | None:
+    best: tuple[float, float] | None = None
+    chosen = None
+    for order in candidates:
+        sim = _try(state, seat, order)
+        if sim is None:
+            continue
+        key = (evaluate(sim, seat), rng.random())
+        if best is None or key > best:
+            best, chosen = key, order
+    return chosen
+
+
+def _with_bonus(state: State, seat: str, order: Order, rng: Any) -> Order:
+    sim = _try(state, seat, order)
+    if sim is None or not sim["bonus"] or order.get("action") == "SPY_FIRST":
+        return order
+    options = [{**order, **b} for b in C.bonuses(sim, seat) if b["bonus"] != "DRAW"]
+    better = _best(state, seat, [order, *options], rng)
+    return better or order
+
+
+def ai_order(state: State, seat: str, rng: Any) -> Order:
+    phase = state["phase"]
+    if phase == "objective":
+        def appeal(card: str) -> tuple[float, float]:
+            region = D.CARDS[card]["region"]
+            mine = B.strength(state, seat, region)[0] + 1
+            theirs = B.strength(state, B.opponent(state, seat), region)[0]
+            return D.CARDS[card]["vp"] * (1 if mine > theirs else 0.5), rng.random()
+        return {"type": "OBJECTIVE", "card": max(C.command_cards(state["hands"][seat]), key=appeal)}
+    if phase == "unrest":
+        return {"type": "UNREST", "choice": "SCORE"}
+    if phase == "part2":
+        places = [{"type": "PLACE", **({"region": r} if r else {})} for r in [None, *D.REGIONS]]
+        return _with_bonus(state, seat, _best(state, seat, places, rng) or places[0], rng)
+    candidates: list[Order] = []
+    for card in sorted(state["hands"][seat], key=D.CARD_ORDER.__getitem__):
+        parts = [p for group in C.action_options(state, seat, card) for p in group]
+        if len(parts) > MAX_PER_CARD:
+            parts = rng.sample(parts, MAX_PER_CARD)
+        # Cheap cards keep the calendar slow; expensive ones are weighed by what they do.
+        candidates += [{"type": "PLAY", "card": card, **p} for p in parts if p["action"] != "SPY_FIRST"]
+    chosen = _best(state, seat, candidates, rng) or C.default_play(state, seat)
+    return _with_bonus(state, seat, chosen, rng)
