@@ -116,20 +116,21 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
         f'<rect x="{x0}" y="{y0}" width="{BW}" height="{BH}" rx="6" fill="url(#pat-{colour})"{edge}/>',
         f'<rect x="{x0 + 7}" y="{y0 + 6}" width="{BW - 14}" height="{BH - 12}" rx="4" fill="#fff" '
         'fill-opacity=".92"/>',
-        f'<text x="{x0 + 11}" y="{y0 + 21}" font-size="14" font-weight="bold">{t}</text>',
+        f'<text x="{x0 + 11}" y="{y0 + 21}" font-size="15" font-weight="bold">{t}</text>',
         f'<rect x="{x0 + BW - 31}" y="{y0 + 8}" width="20" height="17" rx="3" fill="{fill}" stroke="#000" '
         'stroke-width=".8"/>',
         f'<text x="{x0 + BW - 21}" y="{y0 + 21}" font-size="13" font-weight="bold" text-anchor="middle" '
         f'fill="{"#fff" if dark else "#000"}">{letter}</text>',
-        f'<text x="{x0 + 11}" y="{y0 + 34}" font-size="10.5">{escape(SHORT.get(t, D.NAME[t]))}</text>',
+        f'<text x="{x0 + 11}" y="{y0 + 34}" font-size="11">{escape(SHORT.get(t, D.NAME[t]))}</text>',
     ]
     n_tanks, units = tanks(int(info.get("armies", 0)))
     tx = x0 + 11
-    for i in range(min(n_tanks, 4)):
-        parts.append(f'<path d="M{tx + i * 15} {y0 + 48} h12 v-5 h-3 v-3 h-6 v3 h-3 z" fill="#222"/>')
-    after = tx + min(n_tanks, 4) * 15
-    more = f"\u00d7{n_tanks} + " if n_tanks > 4 else ("+ " if n_tanks else "")
-    parts.append(f'<text x="{after + 2}" y="{y0 + 49}" font-size="14" font-weight="bold">{more}{units}</text>')
+    shown = n_tanks if n_tanks <= 3 else 1
+    for i in range(shown):
+        parts.append(f'<path d="M{tx + i * 15} {y0 + 49} h12 v-5 h-3 v-3 h-6 v3 h-3 z" fill="#222"/>')
+    after = tx + shown * 15
+    more = f"\u00d7{n_tanks} + " if n_tanks > 3 else ("+ " if n_tanks else "")
+    parts.append(f'<text x="{after + 2}" y="{y0 + 50}" font-size="16" font-weight="bold">{more}{units}</text>')
     parts.append("</g>")
     return "".join(parts)
 
