@@ -59,7 +59,7 @@ class DualPowers:
     conformance_max_steps = 2000
 
     def default_options(self) -> dict[str, Any]:
-        return {"solo": False}
+        return {"solo": False, "difficulty": 1, "faction": "SOV"}
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return R.seats_for(options)

@@ -99,6 +99,7 @@ def _draw_to(state: State, rng: Any, n: int, events: list[Event]) -> list[str]:
 
 def start_round(state: State, rng: Any, events: list[Event]) -> None:
     events.append({"text": f"Round {state['round']} begins.", "to": None})
+    state["turn"], state["turn_order"] = 0, []
     if state["solo"]:
         human = state["human"]
         got = _draw_to(state, rng, 4, events)

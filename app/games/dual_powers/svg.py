@@ -149,6 +149,8 @@ def board_svg(view: dict[str, Any], seat: str | None) -> str:
     turn = (f"Round {view['round']}, turn {view['turn']} of {view['turns']}" if view["turns"]
             else f"Round {view['round']}")
     to_act = f", {view['to_act']} to play" if view.get("to_act") else ""
+    if view["phase"] == "objective":
+        to_act = ", secret objectives being chosen"
     if view.get("winner"):
         to_act = f", game over: {view['winner']} wins"
     blocked = next(c for c in view["connections"] if c["blockaded"])
