@@ -12,6 +12,7 @@ from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
 from app.games.empire.state import State, ev, name, round_order
 from app.games.empire import state as st
+from app.games.empire.svg import board_svg
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
 
@@ -86,6 +87,9 @@ class Empire:
                  "rank": 1 + sum(1 for o in state["seats"] if keys[o] > keys[s])} for s in order]
 
     # ------------------------------------------------------------ orders
+    def board_svg(self, view: dict[str, Any], seat: str | None = None) -> str:
+        return board_svg(view, seat)
+
     def parse(self, text: str) -> dict[str, Any]:
         return parse(text)
 
