@@ -151,6 +151,9 @@ def submit_order(
     :raises IllegalOrder: the game's rules refuse the order.
     """
     now = now or utcnow()
+    # lock the game row: a resolution running at the same moment either finishes
+    # first (and we see the new step) or waits for us (and sees this order)
+    session.exec(select(Game).where(Game.id == game.id).with_for_update()).one()
     session.refresh(game)
     if game.status != "running" or (step_no is not None and step_no != game.step_no):
         raise StepClosed(game.step_no)

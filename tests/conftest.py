@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import pytest
@@ -14,12 +15,47 @@ from tests.platform.toygame import RULES as TOY
 register(TOY)
 
 
+_counter = itertools.count()
+
+
 @pytest.fixture
-def app(tmp_path):
+def database_url(tmp_path, request):
+    """A fresh, empty database for one test: SQLite by default, PostgreSQL with TEST_DATABASE_URL.
+
+    With ``TEST_DATABASE_URL=postgresql+psycopg://user:pw@127.0.0.1/postgres`` each test
+    gets a database of its own, created and dropped around it.
+    """
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base:
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from app.db import _engines
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw")
+    name = f"pbem_test_{worker}_{os.getpid()}_{next(_counter)}"
+    admin = make_url(base)
+    dsn = admin.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = admin.set(database=name).render_as_string(hide_password=False)
+    yield url
+    engine = _engines.pop(url, None)
+    if engine is not None:
+        engine.dispose()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def app(database_url):
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test-secret-key-0123456789",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite'}",
+        "DATABASE_URL": database_url,
         "BASE_URL": "https://pbem.example.org",
         "MAIL_SERVER": "",
     })

@@ -12,8 +12,8 @@ from app.db import make_engine
 from app.migrate import upgrade
 
 
-def test_upgrade_from_empty_matches_the_models(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'm.sqlite'}")
+def test_upgrade_from_empty_matches_the_models(database_url):
+    engine = make_engine(database_url)
     upgrade(engine)
     assert {"game", "seat", "step", "order", "event", "outboxmail", "report", "player"} <= set(
         inspect(engine).get_table_names())
