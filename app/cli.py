@@ -156,6 +156,10 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(tick)
     app.cli.add_command(demo)
     app.cli.add_command(serve)
+    from app.backup import backup_command, restore_command
     from jobs import jobs_cli
+
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
 
     app.cli.add_command(jobs_cli)
