@@ -37,3 +37,23 @@ def install() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactingFilter) for f in logger.filters):
             logger.addFilter(RedactingFilter())
+
+
+try:
+    from gunicorn.glogging import Logger as _GunicornLogger
+except ImportError:  # gunicorn is optional outside production
+    _GunicornLogger = object  # type: ignore[assignment,misc]
+
+
+class RedactingGunicornLogger(_GunicornLogger):  # type: ignore[misc,valid-type]
+    """gunicorn's logger with tokens masked in access and error logs.
+
+    Use with ``logger_class = "app.logs.RedactingGunicornLogger"`` in gunicorn.conf.py.
+    """
+
+    def atoms(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
+        atoms = super().atoms(resp, req, environ, request_time)
+        for key in ("r", "U", "q", "f", "{raw_uri}e"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = redact(atoms[key])
+        return atoms
