@@ -218,15 +218,16 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
                     t["target"] = d["target"]
         else:  # LOSSES
             ids = [new_id if x == "NEW" else x for x in d["troops"]]
-            if "NEW" in d["troops"] and new_id is None:
+            bad = next((x for x in d["troops"] if x != "NEW"
+                        and state["troops"].get(x, {}).get("owner") != seat), None)
+            if bad is not None:
+                errors.append(_err(d, "E004", f"Troop {bad} does not exist or is not yours."))
+            elif "NEW" in d["troops"] and new_id is None:
                 errors.append(_err(d, "E417", "NEW needs an earlier BUILD HEAVY."))
             elif len(set(ids)) != len(ids):
                 errors.append(_err(d, "E418", "List each troop once in LOSSES."))
-            elif any(state["troops"].get(x or "", {}).get("owner") != seat for x in ids):
-                bad = next(x for x in ids if state["troops"].get(x or "", {}).get("owner") != seat)
-                errors.append(_err(d, "E004", f"Troop {bad} does not exist or is not yours."))
             else:
-                pl["losses"] = ids
+                pl["losses"] = [x for x in ids if x is not None]
     # every move at once: positions are read before any troop moves
     for tid, p in moves:
         state["troops"][tid]["province"] = p

@@ -189,3 +189,38 @@ def test_t22_desertion_takes_highest_simple_in_fullest_province():
     put(st, "R-S5", 10)
     apply_setback(st, seat(st, "RED"), "S08")
     assert "R-S3" not in st["troops"] and len(st["troops"]) == 5
+
+
+def test_example_w1_two_attackers_against_one_defender():
+    st = scenario()
+    put(st, "B-S1", 9, "ATTACK")
+    put(st, "B-S2", 9, "ATTACK")
+    put(st, "R-S1", 9, "DEFENCE")
+    events = combat(st, ScriptedRng("[+ 0 0 0]", "[+ + 0 -]", "[+ + + 0]"))
+    attacks = [e["text"] for e in events if "attacks" in e["text"]]
+    assert "= 1 against defence 2" in attacks[0] and "net -1" in attacks[0]
+    assert "= 3 against defence 2" in attacks[1] and "net 1" in attacks[1]
+    assert [e["roll"] for e in events] == [[1, 0, 0, 0], [1, 1, 0, -1], [1, 1, 1, 0]]
+
+
+def test_example_w2_heavy_attacks_first_and_defence_bonus_shrinks():
+    st = scenario()
+    for t in ("Y-S2", "Y-S1", "Y-H1"):
+        put(st, t, 8, "ATTACK")
+    for t in ("G-S1", "G-S2", "G-S3"):
+        put(st, t, 8, "DEFENCE")
+    events = combat(st, ScriptedRng("[0 0 - +]", "[+ + + 0]", "[+ + 0 0]", "[+ + + 0]"))
+    attacks = [e["text"] for e in events if "attacks" in e["text"]]
+    assert attacks[0].startswith("Y-H1") and "+1 heavy = 4 against defence 3" in attacks[0]
+    assert attacks[1].startswith("Y-S1") and "against defence 2" in attacks[1] and "no effect" in attacks[1]
+    assert attacks[2].startswith("Y-S2") and "G-S2 is removed" in attacks[2]
+
+
+def test_example_w3_conquest_with_wall_and_centre():
+    st = scenario()
+    st["provinces"]["9"]["building"] = "WALL"
+    put(st, "G-H1", 9, "CONQUEST")
+    put(st, "G-S1", 9, "CONQUEST")
+    events = combat(st, ScriptedRng("[+ + + 0]", "[0 0 0 +]"))
+    assert "= 4 against local population [0 0 0 +]=+1 +2 = 3: net 1" in texts(events)
+    assert st["provinces"]["9"]["owner"] == seat(st, "GREEN")
