@@ -1,8 +1,35 @@
 """WWII Conquest: territory conquest for 2-6 commanders, humans and AI (seed 001).
 
 Spec: ww2-conquest.md.  Each turn is several single-seat steps (trade, place,
-attack, advance, regroup, end) under one ``turn_key``; AI, abandoned and
-auto-commanded turns are played inside ``resolve``.
+attack, advance, regroup, end) under one ``turn_key``; AI seats, abandoned
+seats and auto-commanded turns are played inside ``resolve``.
+
+Where the platform shapes the rules (each noted where it is implemented):
+
+- Orders come only from the seat that owes a decision, so the seat orders
+  RESUME_COMMAND and ABANDON CONFIRM are offered in the prompt of the seat's
+  own turn.  A seat under full auto-command (three missed turns in a row) is
+  therefore owed a one-step prompt at each of its turn starts: "Resume command"
+  (the player takes over this very turn), "Let auto-command play" (the AI plays
+  the whole turn, attacks included) or abandon; its missed deadline lets the AI
+  play.  The spec instead plays such turns instantly and resumes from the next
+  turn (D23, 7.3); the player-visible result is the same except for the wait.
+- ``default_order`` is ``{"type": "TIMEOUT"}``: ``resolve`` runs the light
+  auto-command of the current phase and counts the miss (7.2).  As in the spec
+  the counter returns to 0 when the player ends a turn by his own order or
+  resumes command.
+- PLACE may name several territories at once (one form for all reinforcements).
+- Supply cards are ``c1``..``c42`` (card ``cN`` pictures territory #N) and
+  ``c43``/``c44`` for the jokers J1/J2, so that hand contents are strings no
+  public view contains.
+- The notation follows the issue (``PLACE 3 Moscow``, ``MOVE 2 Ukraine
+  Caucasus``, names or ids) and also reads the spec's ``PLACE ITA 6`` order.
+- Lobby, invite codes, quick match and visibility (4.2, 4.3) are platform
+  matters; the engine takes ``players``, ``mode``, ``timer``, ``round_limit``
+  and ``ai_seats``.
+
+The spec and the original text were compared: every difference found is
+explained by the spec (decisions D1-D23), so the engine follows the spec.
 """
 
 from __future__ import annotations
@@ -13,8 +40,8 @@ from typing import Any
 from app.games.base import Event, IllegalOrder, Order, State, deep_copy
 from app.games.conquest import ai, checks, flow, notation, prompts, views
 from app.games.conquest import svg as board
-from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 from app.games.conquest.bots import random_turn_order
+from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 
 
 class ConquestRules:
@@ -55,7 +82,9 @@ class ConquestRules:
     def validate(self, state: State, seat: str, order: Order) -> None:
         checks.check(state, seat, order)
 
-    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: random.Random) -> tuple[State, list[Event]]:
+    def resolve(
+        self, state: State, orders_by_seat: dict[str, Order], rng: random.Random
+    ) -> tuple[State, list[Event]]:
         new = deep_copy(state)
         events: list[Event] = []
         for seat in self.owed(state):

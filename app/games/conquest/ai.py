@@ -63,7 +63,10 @@ def want(state: State, seat: str, b: str, ps: list[str], k: str | None) -> int:
     rest_mine = all(state["owner"][t] == seat for t in D.IN_THEATRE[h] if t != b)
     owner_all = all(state["owner"][t] == owner for t in D.IN_THEATRE[h])
     return (
-        6 * (h in ps) + 4 * (k is not None and state["colour"][owner] == k) + 3 * rest_mine + 2 * owner_all
+        6 * (h in ps)
+        + 4 * (k is not None and state["colour"][owner] == k)
+        + 3 * rest_mine
+        + 2 * owner_all
         - state["armies"][b]
     )
 
@@ -113,7 +116,11 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
         ps, k = priority_set(state, seat), target_colour(state, seat)
 
         def spear_key(s: str) -> tuple:
-            return (max(want(state, seat, b, ps, k) for b in enemy_neighbours(state, s)), state["armies"][s], -NUM[s])
+            return (
+                max(want(state, seat, b, ps, k) for b in enemy_neighbours(state, s)),
+                state["armies"][s],
+                -NUM[s],
+            )
 
         s = max(bord, key=spear_key)
         w = max(bord, key=lambda t: (pressure(state, t), -NUM[t]))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from app.games.conquest import data as D
 from app.games.conquest.state import (
     State,
@@ -40,7 +39,8 @@ def say(events: Events, text: str, to: list[str] | None = None, **data: Any) -> 
 def finish(state: State, events: Events, reason: str, winners: list[str], text: str) -> None:
     state["result"] = {"reason": reason, "winners": winners}
     state["pending"] = None
-    say(events, text, game_over=True)
+    humans = [s for s in state["order"] if state["kind"][s] == "human" and state["status"][s] != "ELIMINATED"]
+    say(events, text, game_over=True, slots_released=humans)
 
 
 def check_victory(state: State, seat: str, events: Events) -> bool:
@@ -50,12 +50,17 @@ def check_victory(state: State, seat: str, events: Events) -> bool:
     if state["status"][seat] in ("ABANDONED", "ELIMINATED"):
         return False
     if in_field(state) == [seat]:
-        finish(state, events, "last", [seat], f"{label(state, seat)} is the last commander in field and wins.")
+        finish(
+            state, events, "last", [seat], f"{label(state, seat)} is the last commander in field and wins."
+        )
         return True
     if goal_met(state, seat):
         goal = state["objective"][seat]["goal"]
         finish(
-            state, events, "objective", [seat],
+            state,
+            events,
+            "objective",
+            [seat],
             f"{label(state, seat)} fulfils the objective '{D.objective_text(goal)}' and wins.",
         )
         return True
@@ -94,11 +99,16 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
     state["pools"]["G"] = state["pools"].get("G", 0) + value
     if bonus is None:
         bonus = next(
-            (D.CARD_TERRITORY[c] for c in cards if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat),
+            (
+                D.CARD_TERRITORY[c]
+                for c in cards
+                if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat
+            ),
             None,
         )
     shown = ", ".join(
-        f"{c} ({tname(D.CARD_TERRITORY[c]) if D.CARD_TERRITORY[c] else 'joker'}, {D.CARD_SYMBOL[c]})" for c in cards
+        f"{c} ({tname(D.CARD_TERRITORY[c]) if D.CARD_TERRITORY[c] else 'joker'}, {D.CARD_SYMBOL[c]})"
+        for c in cards
     )
     extra = ""
     if bonus:
@@ -135,7 +145,8 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
     state["hands"][loser] = []
     state["status"][loser] = "ELIMINATED"
     say(
-        events, f"{label(state, loser)} is eliminated by {label(state, winner)}; {len(cards)} cards pass over.",
+        events,
+        f"{label(state, loser)} is eliminated by {label(state, winner)}; {len(cards)} cards pass over.",
         slot_released=loser if state["kind"][loser] == "human" else None,
     )
     if cards:
@@ -143,17 +154,28 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
     colour = state["colour"][loser]
     for s in state["order"]:
         obj = state["objective"].get(s)
-        if obj and state["status"][s] != "ELIMINATED" and D.OBJECTIVES.get(obj["goal"], {}).get("destroy") == colour:
+        if (
+            obj
+            and state["status"][s] != "ELIMINATED"
+            and D.OBJECTIVES.get(obj["goal"], {}).get("destroy") == colour
+        ):
             if s == winner and state["status"][s] != "ABANDONED":
                 finish(
-                    state, events, "objective", [s],
+                    state,
+                    events,
+                    "objective",
+                    [s],
                     f"{label(state, s)} destroys the {colour} army, fulfils the objective and wins.",
                 )
                 return
             if s != winner:
                 obj["goal"], obj["converted"] = "O7", True
-                say(events, f"Your target {colour} was destroyed by another; your objective is now "
-                    "to control 24 territories.", [s])
+                say(
+                    events,
+                    f"Your target {colour} was destroyed by another; your objective is now "
+                    "to control 24 territories.",
+                    [s],
+                )
     if check_victory(state, winner, events):
         return
     check_absence(state, events)
@@ -267,8 +289,11 @@ def end_turn(state: State, rng: Any, events: Events, own: bool, timed_out: bool 
         state["timeouts"][seat] += 1
         if state["timeouts"][seat] >= D.TIMEOUTS_TO_FULL_AUTO:
             state["status"][seat] = "FULL_AUTO"
-            say(events, f"{label(state, seat)} missed {state['timeouts'][seat]} turns in a row and "
-                "passes to full auto-command.")
+            say(
+                events,
+                f"{label(state, seat)} missed {state['timeouts'][seat]} turns in a row and "
+                "passes to full auto-command.",
+            )
     order = state["order"]
     i = order.index(seat)
     nxt, wrapped = seat, False
@@ -314,8 +339,11 @@ def start_turn(state: State, events: Events) -> None:
     state["pools"] = compute_pools(state, seat)
     bonus = ", ".join(f"{D.THEATRE_NAMES[h]} {n}" for h, n in state["pools"].items() if h != "G")
     extra = f" plus theatre bonuses ({bonus})" if bonus else ""
-    say(events, f"Round {state['round']}, turn {state['serial']}: {label(state, seat)} receives "
-        f"{state['pools']['G']} armies{extra}.")
+    say(
+        events,
+        f"Round {state['round']}, turn {state['serial']}: {label(state, seat)} receives "
+        f"{state['pools']['G']} armies{extra}.",
+    )
 
 
 def round1_done(state: State, rng: Any, events: Events) -> bool:

@@ -96,8 +96,11 @@ def apply(state: State, seat: str, order: dict[str, Any], rng: Any, events: E.Ev
         E.say(events, f"{label(state, seat)} resumes command.")
     elif kind == "ABANDON":
         state["status"][seat] = "ABANDONED"
-        E.say(events, f"{label(state, seat)} abandons the game; the AI plays the seat from now on.",
-              slot_released=seat)
+        E.say(
+            events,
+            f"{label(state, seat)} abandons the game; the AI plays the seat from now on.",
+            slot_released=seat,
+        )
         E.check_absence(state, events)
         if state["result"] is None and state["current"] == seat:
             play_ai_turn(state, seat, rng, events, full=True)

@@ -28,8 +28,13 @@ for _t in D.TERRITORIES:
     _LOOKUP[D.NAME[_t].lower()] = _t
 _CARDS = {c.lower(): c for c in D.DECK} | {"j1": "c43", "j2": "c44"}
 _SIMPLE = {
-    "END_MOBILISATION": "END_MOBILISATION", "END_OFFENSIVE": "END_OFFENSIVE", "END_TURN": "END_TURN",
-    "RESUME_COMMAND": "RESUME", "RESUME": "RESUME", "AUTO_COMMAND": "AUTO", "TIMEOUT": "TIMEOUT",
+    "END_MOBILISATION": "END_MOBILISATION",
+    "END_OFFENSIVE": "END_OFFENSIVE",
+    "END_TURN": "END_TURN",
+    "RESUME_COMMAND": "RESUME",
+    "RESUME": "RESUME",
+    "AUTO_COMMAND": "AUTO",
+    "TIMEOUT": "TIMEOUT",
 }
 _SIMPLE_OUT = {"RESUME": "RESUME_COMMAND", "AUTO": "AUTO_COMMAND"}
 
@@ -110,7 +115,7 @@ def _parse_trade(rest: list[str], text: str) -> dict[str, Any]:
     upper = [w.upper() for w in rest]
     if "BONUS" in upper:
         i = upper.index("BONUS")
-        bonus, rest = _territory(rest[i + 1:], text), rest[:i]
+        bonus, rest = _territory(rest[i + 1 :], text), rest[:i]
     elif rest and upper[-1].startswith("BONUS="):
         bonus, rest = _territory([rest[-1][6:]], text), rest[:-1]
     if len(rest) != 3 or any(w.lower() not in _CARDS for w in rest):

@@ -45,16 +45,31 @@ def _card_label(c: str) -> str:
 def trade_form(state: State, seat: str) -> dict[str, Any]:
     hand = sorted(state["hands"][seat], key=D.DECK.index)
     pictured = sorted(
-        {D.CARD_TERRITORY[c] for c in hand if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat},
+        {
+            D.CARD_TERRITORY[c]
+            for c in hand
+            if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat
+        },
         key=NUM.__getitem__,
     )
     fields: list[dict[str, Any]] = [
-        {"name": "cards", "label": "Three cards", "type": "multi",
-         "choices": [{"value": c, "label": _card_label(c)} for c in hand]},
+        {
+            "name": "cards",
+            "label": "Three cards",
+            "type": "multi",
+            "choices": [{"value": c, "label": _card_label(c)} for c in hand],
+        },
     ]
     if pictured:
-        fields.append({"name": "bonus", "label": "+2 armies on (optional)", "type": "choice", "required": False,
-                       "choices": [{"value": t, "label": tname(t)} for t in pictured]})
+        fields.append(
+            {
+                "name": "bonus",
+                "label": "+2 armies on (optional)",
+                "type": "choice",
+                "required": False,
+                "choices": [{"value": t, "label": tname(t)} for t in pictured],
+            }
+        )
     return {"label": "Trade cards", "base": {"type": "TRADE"}, "fields": fields}
 
 
@@ -63,8 +78,16 @@ def place_form(state: State, seat: str) -> dict[str, Any]:
     fields = []
     for t in territories_of(state, seat):
         top = g + state["pools"].get(D.THEATRE[t], 0)
-        fields.append({"name": t, "label": f"{_tl(state, t)} [{D.THEATRE[t]}]", "type": "int",
-                       "min": 0, "max": top, "required": False})
+        fields.append(
+            {
+                "name": t,
+                "label": f"{_tl(state, t)} [{D.THEATRE[t]}]",
+                "type": "int",
+                "min": 0,
+                "max": top,
+                "required": False,
+            }
+        )
     return {"label": "Place reinforcements", "base": {"type": "PLACE"}, "fields": fields}
 
 
@@ -73,11 +96,24 @@ def attack_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, An
         "label": "Attack",
         "base": {"type": "ATTACK"},
         "fields": [
-            {"name": "pair", "label": "From -> target", "type": "choice",
-             "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs]},
-            {"name": "repeat", "label": "Rolls", "type": "choice", "required": False,
-             "choices": [{"value": 1, "label": "One roll"},
-                         {"value": "CONQUER", "label": "Until conquered or halted"}]},
+            {
+                "name": "pair",
+                "label": "From -> target",
+                "type": "choice",
+                "choices": [
+                    {"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs
+                ],
+            },
+            {
+                "name": "repeat",
+                "label": "Rolls",
+                "type": "choice",
+                "required": False,
+                "choices": [
+                    {"value": 1, "label": "One roll"},
+                    {"value": "CONQUER", "label": "Until conquered or halted"},
+                ],
+            },
         ],
     }
 
@@ -88,8 +124,14 @@ def move_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]
         "label": "Regroup: move armies",
         "base": {"type": "MOVE"},
         "fields": [
-            {"name": "pair", "label": "From -> to", "type": "choice",
-             "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs]},
+            {
+                "name": "pair",
+                "label": "From -> to",
+                "type": "choice",
+                "choices": [
+                    {"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs
+                ],
+            },
             {"name": "count", "label": "Armies", "type": "int", "min": 1, "max": top},
         ],
     }
@@ -113,21 +155,35 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
     base = {"seconds": seconds}
     if state["status"][seat] == "FULL_AUTO":
         return {
-            **base, "kind": "auto", "title": "Your seat is under auto-command",
+            **base,
+            "kind": "auto",
+            "title": "Your seat is under auto-command",
             "text": "Auto-command plays this turn, attacks included, unless you resume command now.",
             "example": "RESUME_COMMAND",
-            "forms": [_button("Resume command", "RESUME"), _button("Let auto-command play this turn", "AUTO"),
-                      ABANDON_FORM],
+            "forms": [
+                _button("Resume command", "RESUME"),
+                _button("Let auto-command play this turn", "AUTO"),
+                ABANDON_FORM,
+            ],
         }
     if state["pending"]:
         p = state["pending"]
         return {
-            **base, "kind": "advance", "title": f"How many armies occupy {tname(p['to'])}?",
+            **base,
+            "kind": "advance",
+            "title": f"How many armies occupy {tname(p['to'])}?",
             "text": f"1 army has entered {tname(p['to'])}; you may bring the total up to {p['d']}.",
             "example": f"ADVANCE {p['d']}",
-            "forms": [{"label": "Advance", "base": {"type": "ADVANCE"},
-                       "fields": [{"name": "count", "label": "Armies in all", "type": "int", "min": 1,
-                                   "max": p["d"]}]}, ABANDON_FORM],
+            "forms": [
+                {
+                    "label": "Advance",
+                    "base": {"type": "ADVANCE"},
+                    "fields": [
+                        {"name": "count", "label": "Armies in all", "type": "int", "min": 1, "max": p["d"]}
+                    ],
+                },
+                ABANDON_FORM,
+            ],
         }
     forms: list[dict[str, Any]] = []
     hand = state["hands"][seat]
@@ -153,6 +209,20 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
             forms.append(move_form(state, seat, mp))
         forms.append(_button("End turn", "END_TURN"))
     forms.append(ABANDON_FORM)
-    examples = {"mobilisation": "PLACE 3 Moscow, 2 Ukraine", "offensive": "ATTACK Egypt Libya",
-                "regroup": "MOVE 2 Ukraine Caucasus"}
-    return {**base, "kind": kind, "title": title, "example": examples[kind], "forms": forms}
+    return {**base, "kind": kind, "title": title, "example": _example(state, seat, forms), "forms": forms}
+
+
+def _example(state: State, seat: str, forms: list[dict[str, Any]]) -> str:
+    """A notation example drawn from the first form (what an e-mail order looks like)."""
+    from app.games.conquest.notation import format_order
+
+    form = forms[0]
+    kind = form["base"]["type"]
+    if kind == "TRADE":
+        return format_order({"type": "TRADE", "cards": valid_sets(state["hands"][seat])[0]})
+    if kind == "PLACE":
+        return format_order({"type": "PLACE", form["fields"][0]["name"]: pool_total(state)})
+    if kind in ("ATTACK", "MOVE"):
+        pair = form["fields"][0]["choices"][0]["value"]
+        return format_order({"type": kind, "pair": pair, **({"count": 1} if kind == "MOVE" else {})})
+    return format_order({"type": kind})

@@ -59,7 +59,7 @@ def robot_seat_ids(options: dict[str, Any]) -> list[str]:
     """The last ``ai_seats`` seats are played by the AI."""
     opts = clamp_options(options)
     seats = seat_ids(opts)
-    return seats[len(seats) - opts["ai_seats"]:] if opts["ai_seats"] else []
+    return seats[len(seats) - opts["ai_seats"] :] if opts["ai_seats"] else []
 
 
 def label(state: State, seat: str) -> str:
@@ -95,7 +95,9 @@ def is_robot(state: State, seat: str) -> bool:
 def active_humans(state: State) -> list[str]:
     """Human seats in field and not abandoned (D15)."""
     return [
-        s for s in state["order"] if state["kind"][s] == "human" and state["status"][s] in ("ACTIVE", "FULL_AUTO")
+        s
+        for s in state["order"]
+        if state["kind"][s] == "human" and state["status"][s] in ("ACTIVE", "FULL_AUTO")
     ]
 
 

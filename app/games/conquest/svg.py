@@ -17,18 +17,48 @@ _X = 36  # left margin for the routes that leave the board
 _TOP = [90, 175, 260, 345]
 _BOT = [455, 540, 625]
 _RAW: dict[str, tuple[int, int]] = {
-    "ALA": (62, _TOP[0]), "WCA": (172, _TOP[0]), "WUS": (62, _TOP[1]), "ECA": (172, _TOP[1]),
-    "EUS": (62, _TOP[2]), "BRA": (172, _TOP[3]),
-    "ICE": (300, _TOP[0]), "NOR": (410, _TOP[0]), "GBR": (300, _TOP[1]), "GER": (410, _TOP[1]),
-    "FRA": (300, _TOP[2]), "ITA": (410, _TOP[2]), "SPA": (300, _TOP[3]),
-    "FIN": (530, _TOP[0]), "LEN": (640, _TOP[0]), "POL": (530, _TOP[1]), "MOS": (640, _TOP[1]),
-    "STA": (750, _TOP[1]), "BAL": (530, _TOP[2]), "UKR": (640, _TOP[2]), "CAU": (750, _TOP[2]),
-    "ALG": (250, _BOT[0]), "LIB": (360, _BOT[0]), "EGY": (470, _BOT[0]), "IRQ": (580, _BOT[0]),
-    "IRN": (690, _BOT[0]), "WAF": (250, _BOT[1]), "EAF": (360, _BOT[1]), "SAF": (305, _BOT[2]),
-    "MAN": (974, _TOP[2]), "NCH": (864, _TOP[3]), "OCH": (974, _TOP[3]), "IND": (864, _BOT[0]),
-    "IDC": (974, _BOT[0]), "BUR": (919, _BOT[1]),
-    "HAW": (1200, _TOP[0]), "JAP": (1090, _TOP[1]), "PHI": (1200, _TOP[2]), "MAL": (1090, _BOT[0]),
-    "DEI": (1200, _BOT[0] + 20), "AUS": (1090, _BOT[2]), "NGU": (1200, _BOT[2]),
+    "ALA": (62, _TOP[0]),
+    "WCA": (172, _TOP[0]),
+    "WUS": (62, _TOP[1]),
+    "ECA": (172, _TOP[1]),
+    "EUS": (62, _TOP[2]),
+    "BRA": (172, _TOP[3]),
+    "ICE": (300, _TOP[0]),
+    "NOR": (410, _TOP[0]),
+    "GBR": (300, _TOP[1]),
+    "GER": (410, _TOP[1]),
+    "FRA": (300, _TOP[2]),
+    "ITA": (410, _TOP[2]),
+    "SPA": (300, _TOP[3]),
+    "FIN": (530, _TOP[0]),
+    "LEN": (640, _TOP[0]),
+    "POL": (530, _TOP[1]),
+    "MOS": (640, _TOP[1]),
+    "STA": (750, _TOP[1]),
+    "BAL": (530, _TOP[2]),
+    "UKR": (640, _TOP[2]),
+    "CAU": (750, _TOP[2]),
+    "ALG": (250, _BOT[0]),
+    "LIB": (360, _BOT[0]),
+    "EGY": (470, _BOT[0]),
+    "IRQ": (580, _BOT[0]),
+    "IRN": (690, _BOT[0]),
+    "WAF": (250, _BOT[1]),
+    "EAF": (360, _BOT[1]),
+    "SAF": (305, _BOT[2]),
+    "MAN": (974, _TOP[2]),
+    "NCH": (864, _TOP[3]),
+    "OCH": (974, _TOP[3]),
+    "IND": (864, _BOT[0]),
+    "IDC": (974, _BOT[0]),
+    "BUR": (919, _BOT[1]),
+    "HAW": (1200, _TOP[0]),
+    "JAP": (1090, _TOP[1]),
+    "PHI": (1200, _TOP[2]),
+    "MAL": (1090, _BOT[0]),
+    "DEI": (1200, _BOT[0] + 20),
+    "AUS": (1090, _BOT[2]),
+    "NGU": (1200, _BOT[2]),
 }
 #: Box centres (x, y) per territory, theatre by theatre.
 POS: dict[str, tuple[int, int]] = {t: (x + _X, y) for t, (x, y) in _RAW.items()}
@@ -39,13 +69,29 @@ STUBS = {frozenset(("ALA", "JAP")), frozenset(("WUS", "HAW"))}
 #: The Hawaii - New Guinea edge route runs along the right margin.
 MARGIN_ROUTES = {frozenset(("HAW", "NGU"))}
 SHORT = {
-    "WCA": "W. Canada", "ECA": "E. Canada", "WUS": "W. USA", "EUS": "E. USA", "GBR": "UK",
-    "NCH": "Nat. China", "OCH": "Occ. China", "DEI": "E. Indies", "NGU": "New Guinea", "WAF": "W. Africa",
-    "EAF": "E. Africa", "SAF": "S. Africa", "IDC": "Indochina", "STA": "Stalingrad", "LEN": "Leningrad",
+    "WCA": "W. Canada",
+    "ECA": "E. Canada",
+    "WUS": "W. USA",
+    "EUS": "E. USA",
+    "GBR": "UK",
+    "NCH": "Nat. China",
+    "OCH": "Occ. China",
+    "DEI": "E. Indies",
+    "NGU": "New Guinea",
+    "WAF": "W. Africa",
+    "EAF": "E. Africa",
+    "SAF": "S. Africa",
+    "IDC": "Indochina",
+    "STA": "Stalingrad",
+    "LEN": "Leningrad",
 }
 _PANELS = {
-    "AM": (6, 40, 228, 378), "WE": (244, 40, 466, 378), "EF": (474, 40, 806, 292),
-    "AME": (194, 405, 746, 658), "CBI": (806, 210, 1032, 574), "PAC": (1034, 40, 1258, 658),
+    "AM": (6, 40, 228, 378),
+    "WE": (244, 40, 466, 378),
+    "EF": (474, 40, 806, 292),
+    "AME": (194, 405, 746, 658),
+    "CBI": (806, 210, 1032, 574),
+    "PAC": (1034, 40, 1258, 658),
 }
 #: Theatre panels: (x0, y0, x1, y1) in board units.
 PANELS = {h: (a + _X, b, c + _X, d) for h, (a, b, c, d) in _PANELS.items()}
@@ -66,7 +112,8 @@ def _patterns() -> str:
             "cross": '<path d="M0 0 L8 8 M0 8 L8 0" stroke="#000" stroke-opacity=".5" stroke-width="1.2"/>',
             "vertical": '<path d="M4 0 L4 8" stroke="#000" stroke-opacity=".55" stroke-width="1.6"/>',
             "plain": '<path d="M0 4 L8 4" stroke="#fff" stroke-opacity=".5" stroke-width="1.4"/>'
-            if colour == "Grey" else "",
+            if colour == "Grey"
+            else "",
         }[pattern]
         out.append(
             f'<pattern id="{pid}" width="8" height="8" patternUnits="userSpaceOnUse">'
@@ -77,8 +124,12 @@ def _patterns() -> str:
 
 def _link(a: str, b: str, kind: str) -> str:
     (x1, y1), (x2, y2) = POS[a], POS[b]
-    dash = {"land": "", "sea": ' stroke-dasharray="7 5"', "edge": ' stroke-dasharray="2 4 9 4"',
-            "air": ' stroke-dasharray="2 4"'}[kind]
+    dash = {
+        "land": "",
+        "sea": ' stroke-dasharray="7 5"',
+        "edge": ' stroke-dasharray="2 4 9 4"',
+        "air": ' stroke-dasharray="2 4"',
+    }[kind]
     style = f'stroke="#555" stroke-width="2.4" fill="none"{dash}'
     if frozenset((a, b)) in STUBS:
         left, right = (a, b) if x1 < x2 else (b, a)
@@ -112,7 +163,7 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
     edge = ' stroke="#000" stroke-width="3.5"' if t in highlight else ' stroke="#222" stroke-width="1.2"'
     parts = [
         f'<g class="t t-{t}"><title>{escape(D.NAME[t])}: {escape(str(owner))} ({colour}), '
-        f'{info.get("armies", 0)} armies</title>',
+        f"{info.get('armies', 0)} armies</title>",
         f'<rect x="{x0}" y="{y0}" width="{BW}" height="{BH}" rx="6" fill="url(#pat-{colour})"{edge}/>',
         f'<rect x="{x0 + 7}" y="{y0 + 6}" width="{BW - 14}" height="{BH - 12}" rx="4" fill="#fff" '
         'fill-opacity=".92"/>',
@@ -130,7 +181,9 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
         parts.append(f'<path d="M{tx + i * 15} {y0 + 49} h12 v-5 h-3 v-3 h-6 v3 h-3 z" fill="#222"/>')
     after = tx + shown * 15
     more = f"\u00d7{n_tanks} + " if n_tanks > 3 else ("+ " if n_tanks else "")
-    parts.append(f'<text x="{after + 2}" y="{y0 + 50}" font-size="16" font-weight="bold">{more}{units}</text>')
+    parts.append(
+        f'<text x="{after + 2}" y="{y0 + 50}" font-size="16" font-weight="bold">{more}{units}</text>'
+    )
     parts.append("</g>")
     return "".join(parts)
 
@@ -144,16 +197,20 @@ def render(view: dict[str, Any], seat: str | None) -> str:
     if pending:
         highlight = {pending["from"], pending["to"]}
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" font-family="DejaVu Sans, Arial, '
-        'sans-serif" role="img" aria-label="WW2 Conquest map">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
+        'font-family="DejaVu Sans, Arial, sans-serif" role="img" aria-label="WW2 Conquest map">',
         _patterns(),
         f'<rect width="{W}" height="{H}" fill="#f4f7fa"/>',
     ]
     for h, (x0, y0, x1, y1) in PANELS.items():
-        out.append(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" rx="10" fill="#fff" '
-                   'stroke="#889" stroke-width="1.2"/>')
-        out.append(f'<text x="{x0 + 8}" y="{y0 + 17}" font-size="13" font-weight="bold" fill="#334">'
-                   f'{escape(D.THEATRE_NAMES[h])} (+{D.THEATRE_BONUS[h]})</text>')
+        out.append(
+            f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" rx="10" fill="#fff" '
+            'stroke="#889" stroke-width="1.2"/>'
+        )
+        out.append(
+            f'<text x="{x0 + 8}" y="{y0 + 17}" font-size="13" font-weight="bold" fill="#334">'
+            f"{escape(D.THEATRE_NAMES[h])} (+{D.THEATRE_BONUS[h]})</text>"
+        )
     for a, b, kind in D.LINKS:
         out.append(_link(a, b, kind))
     for t in D.TERRITORIES:
@@ -161,7 +218,9 @@ def render(view: dict[str, Any], seat: str | None) -> str:
     legend = "  ".join(
         f"{D.COLOUR_STYLE[c['colour']][2]} = {c['seat']} {c['colour']}" for c in view.get("commanders", [])
     )
-    out.append(f'<text x="8" y="{H - 10}" font-size="13">{escape(legend)}   '
-               "\u2014 land  - - sea  \u00b7\u00b7 air  \u2248 map edge  \u25a0 = 10 armies</text>")
+    out.append(
+        f'<text x="8" y="{H - 10}" font-size="13">{escape(legend)}   '
+        "\u2014 land  - - sea  \u00b7\u00b7 air  \u2248 map edge  \u25a0 = 10 armies</text>"
+    )
     out.append("</svg>")
     return "".join(out)

@@ -10,14 +10,23 @@ from app.games.conquest.state import State, armies_of, controls_theatre, territo
 
 def _card(c: str) -> dict[str, Any]:
     t = D.CARD_TERRITORY[c]
-    return {"id": c, "territory": t, "name": D.NAME[t] if t else "Joker",
-            "symbol": D.CARD_SYMBOL[c], "joker": D.JOKERS.get(c)}
+    return {
+        "id": c,
+        "territory": t,
+        "name": D.NAME[t] if t else "Joker",
+        "symbol": D.CARD_SYMBOL[c],
+        "joker": D.JOKERS.get(c),
+    }
 
 
 def _objective(state: State, seat: str) -> dict[str, Any]:
     obj = state["objective"][seat]
-    return {"card": obj["card"], "text": D.objective_text(obj["goal"]),
-            "dealt": D.objective_text(obj["card"]), "converted": obj["converted"]}
+    return {
+        "card": obj["card"],
+        "text": D.objective_text(obj["goal"]),
+        "dealt": D.objective_text(obj["card"]),
+        "converted": obj["converted"],
+    }
 
 
 def _sees_private(state: State, seat: str | None) -> bool:
@@ -28,23 +37,34 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     over = state["result"] is not None
     commanders = []
     for s in state["order"]:
-        commanders.append({
-            "seat": s, "colour": state["colour"][s], "kind": state["kind"][s], "status": state["status"][s],
-            "territories": len(territories_of(state, s)), "armies": armies_of(state, s),
-            "cards": len(state["hands"][s]),
-            "theatres": [h for h in D.THEATRES if controls_theatre(state, s, h)],
-        })
+        commanders.append(
+            {
+                "seat": s,
+                "colour": state["colour"][s],
+                "kind": state["kind"][s],
+                "status": state["status"][s],
+                "territories": len(territories_of(state, s)),
+                "armies": armies_of(state, s),
+                "cards": len(state["hands"][s]),
+                "theatres": [h for h in D.THEATRES if controls_theatre(state, s, h)],
+            }
+        )
     out: dict[str, Any] = {
         "game": "conquest",
         "options": dict(state["options"]),
-        "round": state["round"], "serial": state["serial"], "current": state["current"],
+        "round": state["round"],
+        "serial": state["serial"],
+        "current": state["current"],
         "phase": "ENDED" if over else state["phase"],
-        "pools": dict(state["pools"]), "pending": state["pending"],
+        "pools": dict(state["pools"]),
+        "pending": state["pending"],
         "moves_left": state["moves_left"],
         "territories": {t: {"owner": state["owner"][t], "armies": state["armies"][t]} for t in D.TERRITORIES},
         "commanders": commanders,
-        "trades": state["trades"], "next_trade_value": D.trade_value(state["trades"] + 1),
-        "draw_pile": len(state["draw"]), "discard": list(state["discard"]),
+        "trades": state["trades"],
+        "next_trade_value": D.trade_value(state["trades"] + 1),
+        "draw_pile": len(state["draw"]),
+        "discard": list(state["discard"]),
         "result": state["result"],
         "viewer": seat,
     }
@@ -54,8 +74,10 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         out["hands"] = {s: [_card(c) for c in state["hands"][s]] for s in state["order"]}
     if _sees_private(state, seat) and not over:
         me: dict[str, Any] = {
-            "seat": seat, "hand": [_card(c) for c in sorted(state["hands"][seat], key=D.DECK.index)],
-            "sets": valid_sets(state["hands"][seat]), "timeouts": state["timeouts"][seat],
+            "seat": seat,
+            "hand": [_card(c) for c in sorted(state["hands"][seat], key=D.DECK.index)],
+            "sets": valid_sets(state["hands"][seat]),
+            "timeouts": state["timeouts"][seat],
         }
         if state["options"]["mode"] == "secret_orders":
             me["objective"] = _objective(state, seat)
@@ -82,7 +104,12 @@ def outcome(state: State) -> list[dict[str, Any]] | None:
     winners = result["winners"]
 
     def key(s: str) -> tuple:
-        return (s in winners, state["status"][s] != "ELIMINATED", len(territories_of(state, s)), armies_of(state, s))
+        return (
+            s in winners,
+            state["status"][s] != "ELIMINATED",
+            len(territories_of(state, s)),
+            armies_of(state, s),
+        )
 
     seats = sorted(state["order"], key=key, reverse=True)
     out, rank, prev = [], 0, None

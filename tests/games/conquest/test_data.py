@@ -10,7 +10,14 @@ from app.games.conquest import data as D
 def test_42_territories_numbered_in_six_theatres():
     assert len(D.TERRITORIES) == 42 == len(set(D.TERRITORIES))
     assert sorted(D.NUMBER.values()) == list(range(1, 43))
-    assert {h: len(D.IN_THEATRE[h]) for h in D.THEATRES} == {"AM": 6, "WE": 7, "EF": 8, "AME": 8, "CBI": 6, "PAC": 7}
+    assert {h: len(D.IN_THEATRE[h]) for h in D.THEATRES} == {
+        "AM": 6,
+        "WE": 7,
+        "EF": 8,
+        "AME": 8,
+        "CBI": 6,
+        "PAC": 7,
+    }
 
 
 def test_72_links_by_kind_symmetric_without_duplicates():
@@ -41,8 +48,10 @@ def test_graph_and_every_theatre_connected():
 
 
 def test_named_sea_edge_and_air_routes():
-    sea = "ECA~ICE EUS~BRA BRA~WAF WUS~HAW ICE~GBR ICE~NOR ICE~LEN GBR~NOR GBR~FRA GBR~GER NOR~GER SPA~ALG " \
-          "ITA~LIB BAL~EGY MAN~JAP OCH~JAP JAP~PHI PHI~MAL PHI~DEI MAL~DEI DEI~NGU DEI~AUS NGU~AUS"
+    sea = (
+        "ECA~ICE EUS~BRA BRA~WAF WUS~HAW ICE~GBR ICE~NOR ICE~LEN GBR~NOR GBR~FRA GBR~GER NOR~GER SPA~ALG "
+        "ITA~LIB BAL~EGY MAN~JAP OCH~JAP JAP~PHI PHI~MAL PHI~DEI MAL~DEI DEI~NGU DEI~AUS NGU~AUS"
+    )
     by_kind = {frozenset((a, b)): k for a, b, k in D.LINKS}
     for link in sea.split():
         assert by_kind[frozenset(link.split("~"))] == "sea", link
@@ -53,9 +62,12 @@ def test_named_sea_edge_and_air_routes():
 
 def test_theatre_bonus_formula_and_border_territories():
     border = {
-        "AM": {"ALA", "ECA", "WUS", "BRA"}, "WE": {"ICE", "NOR", "SPA", "GER", "ITA"},
-        "EF": {"FIN", "LEN", "POL", "BAL", "CAU"}, "AME": {"ALG", "LIB", "EGY", "WAF", "IRN"},
-        "CBI": {"IND", "OCH", "MAN", "IDC"}, "PAC": {"JAP", "MAL", "HAW"},
+        "AM": {"ALA", "ECA", "WUS", "BRA"},
+        "WE": {"ICE", "NOR", "SPA", "GER", "ITA"},
+        "EF": {"FIN", "LEN", "POL", "BAL", "CAU"},
+        "AME": {"ALG", "LIB", "EGY", "WAF", "IRN"},
+        "CBI": {"IND", "OCH", "MAN", "IDC"},
+        "PAC": {"JAP", "MAL", "HAW"},
     }
     for h in D.THEATRES:
         got = {t for t in D.IN_THEATRE[h] if D.BORDER[t]}

@@ -16,8 +16,13 @@ from .helpers import Dice, play, scenario, seat
 
 
 def test_options_and_robot_seats():
-    assert RULES.default_options() == {"players": 4, "mode": "secret_orders", "timer": 86400, "round_limit": 0,
-                                       "ai_seats": 0}
+    assert RULES.default_options() == {
+        "players": 4,
+        "mode": "secret_orders",
+        "timer": 86400,
+        "round_limit": 0,
+        "ai_seats": 0,
+    }
     assert RULES.seats({"players": 6}) == ["P1", "P2", "P3", "P4", "P5", "P6"]
     assert RULES.robot_seats({"players": 5, "ai_seats": 2}) == ["P4", "P5"]
     assert RULES.robot_seats({"players": 2, "ai_seats": 5}) == ["P2"]
@@ -47,8 +52,10 @@ def test_ai_seats_never_owe_and_colours_are_drawn():
         ("MOVE 1 Western Canada Eastern Canada", {"type": "MOVE", "pair": "WCA-ECA", "count": 1}),
         ("TRADE c12 c30 c41", {"type": "TRADE", "cards": ["c12", "c30", "c41"]}),
         ("TRADE c12 c13 J1 BONUS=ITA", {"type": "TRADE", "cards": ["c12", "c13", "c43"], "bonus": "ITA"}),
-        ("ATTACK GER POL REPEAT=CONQUER STOP=3 ADVANCE=MAX",
-         {"type": "ATTACK", "pair": "GER-POL", "repeat": "CONQUER", "stop": 3, "advance": "MAX"}),
+        (
+            "ATTACK GER POL REPEAT=CONQUER STOP=3 ADVANCE=MAX",
+            {"type": "ATTACK", "pair": "GER-POL", "repeat": "CONQUER", "stop": 3, "advance": "MAX"},
+        ),
         ("ADVANCE 3", {"type": "ADVANCE", "count": 3}),
         ("END_TURN", {"type": "END_TURN"}),
         ("RESUME_COMMAND", {"type": "RESUME"}),
@@ -66,7 +73,9 @@ def test_format_uses_names():
     assert RULES.format({"type": "MOVE", "pair": "UKR-CAU", "count": 2}) == "MOVE 2 Ukraine Caucasus"
 
 
-@pytest.mark.parametrize("text", ["ATTACK Atlantis Libya", "PLACE Moscow", "TRADE c1 c2", "ABANDON", "MOVE 2 GER"])
+@pytest.mark.parametrize(
+    "text", ["ATTACK Atlantis Libya", "PLACE Moscow", "TRADE c1 c2", "ABANDON", "MOVE 2 GER"]
+)
 def test_notation_rejects_unreadable(text):
     with pytest.raises(InvalidOrder):
         RULES.parse(text)
@@ -89,8 +98,10 @@ def test_placement_form_has_one_field_per_owned_territory_and_total_is_checked()
 
 
 def test_attack_picker_lists_only_legal_pairs_and_buttons_have_no_fields():
-    s = scenario(owners={"GER": "Red", "POL": "Blue", "FRA": "Red", "ITA": "Red"},
-                 armies={"GER": 3, "FRA": 1, "ITA": 2})
+    s = scenario(
+        owners={"GER": "Red", "POL": "Blue", "FRA": "Red", "ITA": "Red"},
+        armies={"GER": 3, "FRA": 1, "ITA": 2},
+    )
     prompt = RULES.owed(s)[seat(s, "Red")]
     attack = next(f for f in prompt["forms"] if f["base"] == {"type": "ATTACK"})
     values = [c["value"] for c in attack["fields"][0]["choices"]]

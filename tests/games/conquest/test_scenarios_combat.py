@@ -153,8 +153,14 @@ def test_t20_destroying_the_target_wins():
 
 @pytest.mark.parametrize(
     ("a", "b", "ok"),
-    [("IND", "NCH", True), ("IND", "OCH", False), ("ALA", "JAP", True), ("WUS", "JAP", False),
-     ("SPA", "ALG", True), ("FRA", "ALG", False)],
+    [
+        ("IND", "NCH", True),
+        ("IND", "OCH", False),
+        ("ALA", "JAP", True),
+        ("WUS", "JAP", False),
+        ("SPA", "ALG", True),
+        ("FRA", "ALG", False),
+    ],
 )
 def test_t29_links_air_edge_and_sea(a, b, ok):
     s = scenario(owners={a: "Red", b: "Blue"}, armies={a: 5})

@@ -44,7 +44,9 @@ def test_t24_round_limit_armistice_most_territories_then_armies():
 
 
 def test_t25_armistice_when_the_last_active_human_abandons():
-    s = scenario(players=4, current="Blue", phase="MOBILISATION", round_=7, rest=["Blue", "Olive", "Ochre", "Red"])
+    s = scenario(
+        players=4, current="Blue", phase="MOBILISATION", round_=7, rest=["Blue", "Olive", "Ochre", "Red"]
+    )
     for colour in ["Olive", "Ochre"]:
         s["kind"][seat(s, colour)] = "ai"
     start_turn(s, [])
@@ -150,8 +152,12 @@ def test_t27_own_end_turn_resets_the_counter():
 
 
 def test_t28_missed_deadline_in_mobilisation_trades_places_and_passes():
-    s = scenario(owners={"WCA": "Red", "GER": "Red", "POL": "Red"}, phase="MOBILISATION",
-                 armies={"GER": 9}, rest=["Blue", "Olive"])
+    s = scenario(
+        owners={"WCA": "Red", "GER": "Red", "POL": "Red"},
+        phase="MOBILISATION",
+        armies={"GER": 9},
+        rest=["Blue", "Olive"],
+    )
     red = seat(s, "Red")
     s["trades"], s["pools"] = 3, {"G": 7}
     s["hands"][red] = ["c1", "c2", "c3", "c43"]

@@ -79,8 +79,14 @@ def _cards(*ids):
 
 @pytest.mark.parametrize(
     ("ids", "error"),
-    [(["ALA", "WUS", "ICE"], None), (["ALA", "WCA", "ECA"], None), (["ALA", "WUS", "WCA"], "not a valid set"),
-     (["ALA", "WUS", "J1"], None), (["J1", "J2", "GER"], None), (["ALA", "ALA", "WUS"], "three different cards")],
+    [
+        (["ALA", "WUS", "ICE"], None),
+        (["ALA", "WCA", "ECA"], None),
+        (["ALA", "WUS", "WCA"], "not a valid set"),
+        (["ALA", "WUS", "J1"], None),
+        (["J1", "J2", "GER"], None),
+        (["ALA", "ALA", "WUS"], "three different cards"),
+    ],
 )
 def test_t10_valid_sets(ids, error):
     s = scenario(phase="MOBILISATION")
@@ -183,7 +189,9 @@ def test_t15_discard_reshuffled_when_drawing_from_empty_pile():
 def test_t21_objective_converted_by_another_wins_at_next_turn_start():
     owners = {t: "Red" for t in D.TERRITORIES[:27]}
     owners.update({"GER": "Olive", "POL": "Blue"})
-    s = scenario(players=4, owners=owners, armies={"GER": 9, "POL": 1}, current="Olive", rest=["Olive", "Ochre"])
+    s = scenario(
+        players=4, owners=owners, armies={"GER": 9, "POL": 1}, current="Olive", rest=["Olive", "Ochre"]
+    )
     red, blue = seat(s, "Red"), seat(s, "Blue")
     assert sum(1 for t in D.TERRITORIES if s["owner"][t] == red) >= 24
     s["objective"][red] = {"card": "O11", "goal": "O11", "converted": False}
@@ -220,8 +228,14 @@ def test_t23_two_named_theatres_plus_one(extra, wins):
 
 def test_t30_eliminated_commander_is_skipped():
     owners = {"GER": "Blue", "POL": "Olive"}
-    s = scenario(players=4, owners=owners, armies={"GER": 9, "POL": 1}, current="Blue", round_=9,
-                 rest=["Red", "Blue", "Ochre"])
+    s = scenario(
+        players=4,
+        owners=owners,
+        armies={"GER": 9, "POL": 1},
+        current="Blue",
+        round_=9,
+        rest=["Red", "Blue", "Ochre"],
+    )
     olive = seat(s, "Olive")
     s, _ = play(s, "Blue", "ATTACK GER POL ADVANCE=MAX", Dice(6, 6, 6, 1))
     assert s["status"][olive] == "ELIMINATED"
