@@ -97,13 +97,13 @@ def combat(state: State, rng: random.Random) -> list[dict[str, Any]]:
             con = sum(roll) + heavy + fog
             local = roll4df(rng)
             prov = state["provinces"][str(p)]
-            mods = ((1 if prov["building"] == "WALL" else 0) + (1 if prov["centre"] else 0)
-                    + (-1 if ctrl is None else 0))
-            loc = sum(local) + mods
+            bonus = ((1 if prov["building"] == "WALL" else 0) + (1 if prov["centre"] else 0)
+                     + (-1 if ctrl is None else 0))
+            loc = sum(local) + bonus
             net = con - max(0, loc)
             text = (f"{name(state, x)} tries to conquer {data.province_label(p)}: {show(roll)}"
                     f"{' +1 heavy' if heavy else ''}{' -1 fog' if fog else ''} = {con} against local "
-                    f"population {show(local)} {mods:+d} = {loc}: net {net}")
+                    f"population {show(local)} {bonus:+d} = {loc}: net {net}")
             if net >= 1:
                 prov["owner"] = x
                 text += f"; {name(state, x)} now controls {data.province_label(p)}."

@@ -131,7 +131,7 @@ def format_line(d: dict[str, Any]) -> str:
     if op == "PACT":
         return f"PACT {d['with']} PROVINCE {d['province']}"
     if op in ("ACCEPT_OFFER", "DECLINE_OFFER", "DECLINE_PACT"):
-        return op.replace("_", " ", 1).replace("_", " ") + f" {d['id']}"
+        return str(op).replace("_", " ") + f" {d['id']}"
     if op == "ACCEPT_PACT":
         return f"ACCEPT PACT {d['id']} PROVINCE {d['province']}"
     if op == "MARKET":

@@ -8,8 +8,18 @@ from typing import Any
 from app.games.empire import data, tribute
 from app.games.empire.combat import combat
 from app.games.empire.state import (
-    State, active, controlled, default_loss, ev, has_effect, left_of, lose, name,
-    right_of, round_order, troops_of,
+    State,
+    active,
+    controlled,
+    default_loss,
+    ev,
+    has_effect,
+    left_of,
+    lose,
+    name,
+    right_of,
+    round_order,
+    troops_of,
 )
 from app.games.empire.windows import open_to
 
@@ -184,7 +194,7 @@ def apply_setback(state: State, seat: str, code: str) -> str:
     if code == "S20":
         return "no effect."
     pl["effects"].append(code)
-    return data.SETBACKS[code]["text"]
+    return str(data.SETBACKS[code]["text"])
 
 
 def maintenance(state: State) -> Events:
@@ -289,7 +299,7 @@ def objective_met(state: State, seat: str, obj: str) -> bool:
     if obj == "O4":
         return any(state["provinces"][str(p)]["centre"] not in (None, pl["colour"]) for p in provs)
     if obj == "O5":
-        return pl["spoils"] >= 6
+        return bool(pl["spoils"] >= 6)
     if obj == "O6":
         return len(pl["trade"]) >= 5 and len(set(pl["trade"])) >= 2
     if obj == "O7":

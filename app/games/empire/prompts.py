@@ -52,8 +52,9 @@ def _propose(state: State, seat: str) -> tuple[str, str, list[dict[str, Any]]]:
          "required": False} for i in (1, 2, 3)]
     fields.append({"name": "pact", "label": "Pact proposal", "type": "choice", "required": False,
                    "choices": [_choice("", "no pact")] + pacts})
-    ex = f"OFFER GIVE 1 FOOD GET 1 WOOD; PACT {_others(state, seat)[0]} PROVINCE {controlled(state, seat)[0]}" \
-        if controlled(state, seat) and _others(state, seat) else "OFFER GIVE 1 FOOD GET 1 WOOD"
+    ex = "OFFER GIVE 1 FOOD GET 1 WOOD"
+    if controlled(state, seat) and _others(state, seat):
+        ex += f"; PACT {_others(state, seat)[0]} PROVINCE {controlled(state, seat)[0]}"
     text = ("Turn 3A. Propose up to 3 trades (one resource for another; without TO the offer is "
             "open to everyone) and at most one pact protecting one of your provinces.")
     return text, ex, [{"label": "Send proposals", "base": {"type": "PROPOSE"}, "fields": fields}]
@@ -166,7 +167,7 @@ def _lose(state: State, seat: str) -> tuple[str, str, list[dict[str, Any]]]:
     else:
         text = (f"Turn 7A. You lack Gold for {s} troop(s): choose exactly {s} to remove. If you do "
                 "not, your right neighbour chooses.")
-    forms = [{"label": f"Remove these {s}", "base": {"type": "LOSE"},
+    forms: list[dict[str, Any]] = [{"label": f"Remove these {s}", "base": {"type": "LOSE"},
               "fields": [{"name": field_name, "label": f"Exactly {s} troop(s)", "type": "multi",
                           "choices": choices}]},
              {"label": "Do not choose", "base": {"type": "LOSE", "lines": []}, "fields": []}]

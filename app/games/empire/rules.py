@@ -8,10 +8,10 @@ from typing import Any
 
 from app.games.base import IllegalOrder, InvalidOrder
 from app.games.empire import bots, data, phases, tribute
+from app.games.empire import state as st
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
 from app.games.empire.state import State, ev, name, round_order
-from app.games.empire import state as st
 from app.games.empire.svg import board_svg
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route

@@ -45,12 +45,12 @@ def setup(options: dict[str, Any], seats: list[str], rng: random.Random) -> Stat
     state: State = {
         "options": dict(options),
         "seats": list(seats),
-        "colour": {s: c for s, c in zip(seats, colours)},
+        "colour": {s: c for s, c in zip(seats, colours, strict=True)},
         "round": 1,
         "first": seats[0],
         "phase": "T1",
         "tribute": None,
-        "players": {s: new_player(c) for s, c in zip(seats, colours)},
+        "players": {s: new_player(c) for s, c in zip(seats, colours, strict=True)},
         "provinces": {str(p): {"owner": None, "building": None, "centre": None}
                       for p in data.PROVINCES},
         "troops": {},
@@ -109,7 +109,7 @@ def left_of(state: State, seat: str) -> str:
     for k in range(1, len(seats)):
         s = seats[(i - k) % len(seats)]
         if not state["players"][s]["eliminated"]:
-            return s
+            return str(s)
     return seat
 
 
@@ -120,23 +120,24 @@ def right_of(state: State, seat: str) -> str:
     for k in range(1, len(seats)):
         s = seats[(i + k) % len(seats)]
         if not state["players"][s]["eliminated"]:
-            return s
+            return str(s)
     return seat
 
 
 def seat_of(state: State, colour: str) -> str | None:
     for s, c in state["colour"].items():
         if c == colour:
-            return s
+            return str(s)
     return None
 
 
 def name(state: State, seat: str) -> str:
-    return state["colour"][seat]
+    return str(state["colour"][seat])
 
 
 def owner(state: State, p: int) -> str | None:
-    return state["provinces"][str(p)]["owner"]
+    found = state["provinces"][str(p)]["owner"]
+    return None if found is None else str(found)
 
 
 def controlled(state: State, seat: str) -> list[int]:
@@ -159,7 +160,7 @@ def lose(state: State, seat: str, res: str, n: int) -> int:
     pl = state["players"][seat]["res"]
     k = min(n, pl[res])
     pl[res] -= k
-    return k
+    return int(k)
 
 
 def remove_troop(state: State, tid: str) -> None:

@@ -110,7 +110,7 @@ def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
     out.append(_t(PAD, y0, title, 12, "bold"))
     cols = ["Player", "Gd", "Wd", "St", "Ir", "Fd", "Pop", "Prov", "Troops", "Spoils", "Trade", "Setback"]
     xs = [PAD, 150, 195, 240, 285, 330, 375, 425, 480, 545, 605, 660]
-    for cx, c in zip(xs, cols):
+    for cx, c in zip(xs, cols, strict=True):
         out.append(_t(cx, y0 + 22, c, 12, "bold"))
     for i, pl in enumerate(players):
         yy = y0 + 44 + 22 * i
@@ -120,7 +120,7 @@ def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
         cells = [name] + [str(pl["res"][r]) for r in SHORT] + [
             str(pl["provinces"]), f"{pl['troops']} ({pl['heavy']}H)", str(pl["spoils"]),
             str(pl["trade_markers"]), (pl["setback"] or {}).get("name", "-")]
-        for j, (cx, c) in enumerate(zip(xs, cells)):
+        for j, (cx, c) in enumerate(zip(xs, cells, strict=True)):
             out.append(_t(cx + (20 if j == 0 else 0), yy, c, 12, "bold" if j == 0 else "normal"))
     out.append("</svg>")
     return "".join(out)

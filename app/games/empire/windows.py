@@ -13,7 +13,12 @@ from typing import Any
 from app.games.empire import data
 from app.games.empire.notation import format_line
 from app.games.empire.state import (
-    State, add_troop, controlled, owner, seat_of, troops_of,
+    State,
+    add_troop,
+    controlled,
+    owner,
+    seat_of,
+    troops_of,
 )
 
 ADMIN_ORDER = {"MARKET": 0, "BUILD": 1, "MOVE": 2, "MODE": 3, "LOSSES": 4}

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.games.base import IllegalOrder, step_rng
-from app.games.empire import RULES
 from app.games.driver import advance, random_orders, start
+from app.games.empire import RULES
 
 
 def _fill(form, rng):
