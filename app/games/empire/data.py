@@ -3,6 +3,21 @@
 Everything the source post does not give (map, production, tribute die,
 market, the 40 setback cards, the 8 objectives, starting stock, round limits)
 lives here so that it can be replaced without touching the rules code.
+
+Notes on the original post (seed 004) against the spec:
+
+- Every difference found between the two is one the spec explains in its
+  decision table (combat before maintenance, D1; simultaneous blind orders
+  instead of real-time individual turns, D7; the Wall only helps the
+  province's controller, D14; defence bonus = number of Defence troops, D11;
+  pacts also forbid conquest, D18; tribute in Pop or Gold, D19), so the
+  rules follow the spec.
+- The post lets the loser of unpaid troops choose and then "the player on
+  the right" choose; the spec adds an optional standing LOSSES order (§4.4)
+  before that window.  A player may also answer 7A with an empty set ("do not
+  choose"), which has the same effect as missing the deadline.
+- The spec has the engine draw the seats at random (§3); here the platform
+  assigns players to seats P1..Pn and the rules take them as given.
 """
 
 from __future__ import annotations

@@ -35,7 +35,14 @@ def options(res: dict[str, int], tribute: str) -> tuple[str, list[list[str]]]:
 
 
 def needs_choice(res: dict[str, int], tribute: str) -> bool:
-    return len(options(res, tribute)[1]) > 1
+    """Spec §4.9: a FREE payment with more than one eligible type held, or a
+    step-3 payment while holding more than one distinct simple resource (even
+    when only one pair is possible, e.g. 1 Wood + 1 Food: the window opens
+    and that payment must be written in its only form)."""
+    situation, forms = options(res, tribute)
+    if situation == "subst":
+        return sum(1 for r in data.SIMPLE if res[r] > 0) > 1
+    return len(forms) > 1
 
 
 def _pref_form(pref: dict[str, Any], situation: str, res: dict[str, int]) -> list[str] | None:
@@ -95,7 +102,10 @@ def start_payments(state: State) -> list[dict[str, Any]]:
             events.append(ev(f"{name(state, seat)} pays no tribute (Imperial pardon)."))
         for i in range(due):
             situation, forms = options(pl["res"], t)
-            form = forms[0] if len(forms) == 1 else _pref_form(pl["pref"], situation, pl["res"])
+            if needs_choice(pl["res"], t):
+                form = _pref_form(pl["pref"], situation, pl["res"])
+            else:
+                form = forms[0]
             if form is None:
                 state["pay_window"][seat] = due - i
                 break

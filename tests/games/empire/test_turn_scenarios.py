@@ -232,3 +232,34 @@ def test_t23_short_mode_tie_broken_by_provinces():
     result = RULES.outcome(st)
     assert result[0] == {"seat": blue, "score": 1, "rank": 1} and result[1]["seat"] == green
     assert "BLUE wins" in texts(events)
+
+
+def test_substitution_window_opens_with_two_distinct_simple_resources_and_e904():
+    st = scenario()
+    st["phase"], st["tribute"] = "T8", "IRON"
+    res(st, "BLUE", WOOD=1, FOOD=1)
+    res(st, "GREEN", FOOD=2)
+    after_routing(st, ScriptedRng())
+    assert st["pay_window"] == {"P1": 1}  # Green had only Food: paid 2 Food without a window
+    assert stock(st, "GREEN")["FOOD"] == 0
+    with pytest.raises(IllegalOrder, match="E902"):
+        RULES.validate(st, "P1", RULES.parse("PAY FOOD FOOD"))
+    with pytest.raises(IllegalOrder, match="E903"):
+        RULES.validate(st, "P1", RULES.parse("PAY WOOD FOOD; PAY WOOD"))
+    RULES.validate(st, "P1", RULES.parse("PAY FOOD WOOD"))
+
+
+def test_tribute_preference_pays_without_a_window():
+    st = scenario()
+    st["phase"], st["tribute"] = "T8", "FREE"
+    st["players"]["P1"]["pref"] = {"free": "IRON"}
+    res(st, "BLUE", IRON=1, FOOD=4)
+    st["players"]["P2"]["pref"] = {"simple": ["WOOD", "WOOD"]}
+    res(st, "GREEN", WOOD=1, GOLD=2)
+    after_routing(st, ScriptedRng())
+    assert stock(st, "BLUE")["IRON"] == 0 and stock(st, "BLUE")["FOOD"] == 4
+    assert st["pay_window"] == {"P2": 1}  # a free tribute: the SIMPLE preference does not apply
+    order = RULES.parse("PAY GOLD")
+    RULES.validate(st, "P2", order)
+    with pytest.raises(IllegalOrder, match="E901"):
+        RULES.validate(st, "P2", RULES.parse("PAY STONE"))
