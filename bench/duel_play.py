@@ -30,7 +30,10 @@ def main(n: int) -> None:
             advance(RULES, game, random_orders(RULES, game))
         steps += len(game.steps)
     elapsed = time.perf_counter() - t0
-    print(f"{n} games, {steps} turns in {elapsed:.2f} s: {n / elapsed:.2f} games/s, {steps / elapsed:.1f} turns/s")
+    print(
+        f"{n} games, {steps} turns in {elapsed:.2f} s: "
+        f"{n / elapsed:.2f} games/s, {steps / elapsed:.1f} turns/s"
+    )
 
     scans = checks = 0
     t1 = time.perf_counter()

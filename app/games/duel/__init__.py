@@ -15,7 +15,8 @@ import random
 from typing import Any
 
 from app.games.base import Event, IllegalOrder, Order, State
-from app.games.duel import data, notation, state as st, views
+from app.games.duel import data, notation, views
+from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
 from app.games.duel.rules import automatic_placement, grid_of, legal_placements, score
 
@@ -55,7 +56,9 @@ class DuelRules:
         except (TypeError, KeyError, ValueError, AttributeError) as exc:  # pragma: no cover - defensive
             raise IllegalOrder(notation.BAD_ORDER) from exc
 
-    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: random.Random) -> tuple[State, list[Event]]:
+    def resolve(
+        self, state: State, orders_by_seat: dict[str, Order], rng: random.Random
+    ) -> tuple[State, list[Event]]:
         forfeit_after = int(state["options"].get("forfeit_after", data.FORFEIT_AFTER))
         return st.resolve(state, orders_by_seat, forfeit_after)
 
@@ -66,7 +69,13 @@ class DuelRules:
         if found is None:
             return {"type": "PASS"}
         (q, r), k = found
-        return {"type": "PLACE", "tile": cur["tile"], "position": cell_key((q, r)), "rotation": k, "auto": True}
+        return {
+            "type": "PLACE",
+            "tile": cur["tile"],
+            "position": cell_key((q, r)),
+            "rotation": k,
+            "auto": True,
+        }
 
     def random_order(self, state: State, seat: str, rng: random.Random) -> Order:
         cur = state["current"]

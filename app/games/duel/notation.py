@@ -74,7 +74,12 @@ def parse(text: Any) -> dict[str, Any]:
         q, r, rot = (_int_or_text(str(fields[k])) for k in ("q", "r", "rotation"))
         if not all(isinstance(x, int) for x in (q, r, rot)):
             raise InvalidOrder("q, r and rotation must be whole numbers, e.g. PLACE L17 2 -1 3.")
-        order = {"type": "PLACE", "tile": str(fields["tile"]).upper(), "position": f"{q},{r}", "rotation": rot}
+        order = {
+            "type": "PLACE",
+            "tile": str(fields["tile"]).upper(),
+            "position": f"{q},{r}",
+            "rotation": rot,
+        }
     else:
         raise InvalidOrder(BAD_ORDER)
     if order_turn is not None:

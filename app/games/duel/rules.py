@@ -127,12 +127,14 @@ def check_placement(grid: Grid, tile_id: str, marker: str | None, cell: Cell, ro
         if m["c"] > v:
             raise PlacementError(
                 "E_TASK_OVERSIZE",
-                f"Your new {name} task would start with {m['c']} neighbouring tiles, more than its marker {v}.",
+                f"Your new {name} task would start with {m['c']} neighbouring tiles, "
+                f"more than its marker {v}.",
             )
     elif tile.task == "DBL":
         if all(h["dead"] for h in m["halves"]):
             parts = "; ".join(
-                f"{SEGMENT_WORDS[h['terrain']]}: {h['n']}{' closed' if h['closed'] else ''}" for h in m["halves"]
+                f"{SEGMENT_WORDS[h['terrain']]}: {h['n']}{' closed' if h['closed'] else ''}"
+                for h in m["halves"]
             )
             raise PlacementError(
                 "E_DOUBLE_DEAD",

@@ -53,7 +53,9 @@ def new_area() -> dict[str, Any]:
     }
 
 
-def setup(options: dict[str, Any], seats: list[str], rng: random.Random) -> tuple[dict[str, Any], list[Event]]:
+def setup(
+    options: dict[str, Any], seats: list[str], rng: random.Random
+) -> tuple[dict[str, Any], list[Event]]:
     """Shuffle the stacks and piles and reveal turn 1 (§4)."""
     land = sorted(data.LANDSCAPE)
     rng.shuffle(land)
@@ -117,7 +119,11 @@ def _apply_pass(state: dict[str, Any], seat: str, events: list[Event]) -> None:
         extra = f"; marker {cur['marker']} goes to the box"
     state["last"][seat] = {"pass": True, "tile": cur["tile"], "turn": state["turn"]}
     events.append(
-        {"text": f"Turn {state['turn']}: {seat} has no legal placement for {cur['tile']} and passes{extra}.", "to": None}
+        {
+            "text": f"Turn {state['turn']}: {seat} has no legal placement for {cur['tile']} "
+            f"and passes{extra}.",
+            "to": None,
+        }
     )
 
 
@@ -135,7 +141,9 @@ def start_turn(state: dict[str, Any], events: list[Event]) -> None:
         marker = f" with marker {cur['marker']}" if cur["marker"] else ""
         events.append({"text": f"Turn {state['turn']}: {cur['tile']} is revealed{marker}.", "to": None})
         state["passing"] = [
-            s for s in state["seats"] if any_legal(grid_of(state["areas"][s]), cur["tile"], cur["marker"]) is None
+            s
+            for s in state["seats"]
+            if any_legal(grid_of(state["areas"][s]), cur["tile"], cur["marker"]) is None
         ]
         if len(state["passing"]) < len(state["seats"]):
             return
@@ -173,7 +181,8 @@ def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
     cur = state["current"]
     if seat in state["passing"]:
         raise IllegalOrder(
-            f"You have no legal placement for {cur['tile']} this turn and pass automatically; no order is needed."
+            f"You have no legal placement for {cur['tile']} this turn and pass automatically; "
+            "no order is needed."
         )
     read = read_order(order)
     turn = read.get("turn")
@@ -205,7 +214,9 @@ def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
     return read
 
 
-def place(state: dict[str, Any], seat: str, q: int, r: int, rot: int, auto: bool, events: list[Event]) -> None:
+def place(
+    state: dict[str, Any], seat: str, q: int, r: int, rot: int, auto: bool, events: list[Event]
+) -> None:
     """Put this turn's tile (and its marker) into ``seat``'s area (mutates)."""
     cur = state["current"]
     area = state["areas"][seat]
@@ -216,7 +227,10 @@ def place(state: dict[str, Any], seat: str, q: int, r: int, rot: int, auto: bool
     state["last"][seat] = {"tile": cur["tile"], "cell": key, "rot": rot, "auto": auto, "turn": state["turn"]}
     how = " (automatic placement)" if auto else ""
     events.append(
-        {"text": f"Turn {state['turn']}: {seat} placed {cur['tile']} at ({q},{r}) rotation {rot}{how}.", "to": None}
+        {
+            "text": f"Turn {state['turn']}: {seat} placed {cur['tile']} at ({q},{r}) rotation {rot}{how}.",
+            "to": None,
+        }
     )
 
 
@@ -255,8 +269,11 @@ def resolve(
             events.append({"text": f"{seat} completed task {e['marker']} at ({e['cell']}).", "to": None})
         for e in cancelled:
             events.append(
-                {"text": f"{seat}'s task {e['marker']} at ({e['cell']}) is cancelled; the marker goes to the box.",
-                 "to": None}
+                {
+                    "text": f"{seat}'s task {e['marker']} at ({e['cell']}) is cancelled; "
+                    "the marker goes to the box.",
+                    "to": None,
+                }
             )
     counts = active_counts(state)
     events.append(

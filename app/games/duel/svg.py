@@ -34,7 +34,8 @@ DEFS = """<defs>
 <pattern id="duel-F" width="8" height="8" patternUnits="userSpaceOnUse">
 <rect width="8" height="8" fill="#6fae5a"/><circle cx="4" cy="4" r="2" fill="#1f4d1a"/></pattern>
 <pattern id="duel-G" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-<rect width="6" height="6" fill="#f3dc7a"/><line x1="0" y1="0" x2="0" y2="6" stroke="#8a6d00" stroke-width="1.2"/></pattern>
+<rect width="6" height="6" fill="#f3dc7a"/>
+<line x1="0" y1="0" x2="0" y2="6" stroke="#8a6d00" stroke-width="1.2"/></pattern>
 <pattern id="duel-V" width="8" height="8" patternUnits="userSpaceOnUse">
 <rect width="8" height="8" fill="#e49a84"/><rect x="1.5" y="2" width="4" height="4" fill="#6d1f12"/></pattern>
 </defs>"""
@@ -78,7 +79,9 @@ def tile_svg(tile: str, rot: int, x: float, y: float, s: float = S) -> list[str]
             mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
             seg = f'x1="{x:.1f}" y1="{y:.1f}" x2="{mx:.1f}" y2="{my:.1f}"'
             if line == "W":
-                out.append(f'<line {seg} stroke="#1e5bbf" stroke-width="{s * 0.28:.1f}" stroke-linecap="round"/>')
+                out.append(
+                    f'<line {seg} stroke="#1e5bbf" stroke-width="{s * 0.28:.1f}" stroke-linecap="round"/>'
+                )
                 out.append(f'<line {seg} stroke="#ffffff" stroke-width="{s * 0.08:.1f}"/>')
             else:
                 out.append(
@@ -94,7 +97,8 @@ def tile_svg(tile: str, rot: int, x: float, y: float, s: float = S) -> list[str]
         a, b = _edge_corners(x, y, d, s)
         fx, fy = x + 0.55 * ((a[0] + b[0]) / 2 - x), y + 0.55 * ((a[1] + b[1]) / 2 - y)
         out.append(
-            f'<line x1="{fx:.1f}" y1="{fy + 7:.1f}" x2="{fx:.1f}" y2="{fy - 10:.1f}" stroke="#000" stroke-width="1.3"/>'
+            f'<line x1="{fx:.1f}" y1="{fy + 7:.1f}" x2="{fx:.1f}" y2="{fy - 10:.1f}" '
+            'stroke="#000" stroke-width="1.3"/>'
         )
         out.append(
             f'<polygon points="{_pts([(fx, fy - 10), (fx + 12, fy - 6), (fx, fy - 2)])}" '
@@ -115,10 +119,13 @@ def _marker(x: float, y: float, marker: str, status: str) -> list[str]:
         + (' stroke-dasharray="2 1.5"' if status == "cancelled" else "")
         + "/>",
         f'<text x="{x:.1f}" y="{y - 1.5:.1f}" font-size="5" text-anchor="middle">{escape(code)}</text>',
-        f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="7" font-weight="bold" text-anchor="middle">{escape(value)}</text>',
+        f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="7" font-weight="bold" '
+        f'text-anchor="middle">{escape(value)}</text>',
     ]
     if status == "done":
-        out.append(f'<path d="M{x + 4:.1f},{y - 9:.1f} l3,3 l6,-7" stroke="#000" stroke-width="1.8" fill="none"/>')
+        out.append(
+            f'<path d="M{x + 4:.1f},{y - 9:.1f} l3,3 l6,-7" stroke="#000" stroke-width="1.8" fill="none"/>'
+        )
     elif status == "cancelled":
         out.append(
             f'<path d="M{x - 8:.1f},{y - 8:.1f} L{x + 8:.1f},{y + 8:.1f} M{x + 8:.1f},{y - 8:.1f} '
@@ -133,8 +140,14 @@ def _bounds(cells: list[tuple[int, int]]) -> tuple[float, float, float, float]:
     return min(xs) - S * 1.2, min(ys) - S * 1.1, max(xs) + S * 1.2, max(ys) + S * 1.1
 
 
-def area_svg(area: dict[str, Any], title: str, ox: float, oy: float, candidates: list[dict[str, Any]],
-             last: dict[str, Any] | None) -> tuple[list[str], float, float]:
+def area_svg(
+    area: dict[str, Any],
+    title: str,
+    ox: float,
+    oy: float,
+    candidates: list[dict[str, Any]],
+    last: dict[str, Any] | None,
+) -> tuple[list[str], float, float]:
     """Draw one area with its top-left at (ox, oy); return elements, width, height."""
     cells = [(c["q"], c["r"]) for c in area["cells"]] + [(c["q"], c["r"]) for c in candidates]
     x0, y0, x1, y1 = _bounds(cells)
@@ -151,7 +164,8 @@ def area_svg(area: dict[str, Any], title: str, ox: float, oy: float, candidates:
         q, r = (int(v) for v in last["cell"].split(","))
         x, y = center(q, r)
         out.append(
-            f'<polygon points="{hex_points(x + dx, y + dy, S - 1.5)}" fill="none" stroke="#000" stroke-width="2.2"/>'
+            f'<polygon points="{hex_points(x + dx, y + dy, S - 1.5)}" fill="none" '
+            'stroke="#000" stroke-width="2.2"/>'
         )
     for e in area["active"]:
         q, r = (int(v) for v in e["cell"].split(","))
@@ -181,13 +195,19 @@ def legend(x: float, y: float) -> list[str]:
         if t in "RW":
             stroke = "#111" if t == "R" else "#1e5bbf"
             dash = ' stroke-dasharray="1.5 2.5"' if t == "R" else ""
-            out.append(f'<line x1="{lx:.1f}" y1="{y + 5:.1f}" x2="{lx + 14:.1f}" y2="{y + 5:.1f}" '
-                       f'stroke="{stroke}" stroke-width="5"{dash}/>')
+            out.append(
+                f'<line x1="{lx:.1f}" y1="{y + 5:.1f}" x2="{lx + 14:.1f}" y2="{y + 5:.1f}" '
+                f'stroke="{stroke}" stroke-width="5"{dash}/>'
+            )
         else:
-            out.append(f'<rect x="{lx:.1f}" y="{y:.1f}" width="14" height="10" fill="{FILL[t]}" stroke="#333"/>')
+            out.append(
+                f'<rect x="{lx:.1f}" y="{y:.1f}" width="14" height="10" fill="{FILL[t]}" stroke="#333"/>'
+            )
         out.append(f'<text x="{lx + 17:.1f}" y="{y + 9:.1f}" font-size="8">{data.TERRAIN_NAMES[t]}</text>')
-    out.append(f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="7">Flags A green (forest), B yellow (grain), '
-               "C red (village). Markers: white open, grey with tick done, crossed cancelled.</text>")
+    out.append(
+        f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="7">Flags A green (forest), B yellow (grain), '
+        "C red (village). Markers: white open, grey with tick done, crossed cancelled.</text>"
+    )
     return out
 
 
@@ -197,7 +217,8 @@ def preview_svg(tile: str, rot: int) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 66" role="img" '
         f'aria-label="{escape(tile)} rotation {rot}">{DEFS}{"".join(body)}'
-        f'<text x="30" y="63" font-size="9" text-anchor="middle">{rot}: {escape(FACES[tile][rot].facing)}</text></svg>'
+        f'<text x="30" y="63" font-size="9" text-anchor="middle">'
+        f"{rot}: {escape(FACES[tile][rot].facing)}</text></svg>"
     )
 
 

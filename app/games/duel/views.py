@@ -45,16 +45,23 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     cands = candidates(state, seat)
     first = cands[0]
     example = format_order(
-        {"type": "PLACE", "tile": cur["tile"], "position": first["position"], "rotation": first["rotations"][0]}
+        {
+            "type": "PLACE",
+            "tile": cur["tile"],
+            "position": first["position"],
+            "rotation": first["rotations"][0],
+        }
     )
     faces = FACES[cur["tile"]]
     hours = int(state["options"].get("deadline_hours", data.DEADLINE_HOURS))
     return {
         "kind": "place",
-        "title": f"Turn {state['turn']}: place {cur['tile']}" + (f" with marker {cur['marker']}" if cur["marker"] else ""),
+        "title": f"Turn {state['turn']}: place {cur['tile']}"
+        + (f" with marker {cur['marker']}" if cur["marker"] else ""),
         "text": (
             f"Place {tile_text(cur['tile'], cur['marker'])} in your area. Pick one of the numbered positions "
-            "and a rotation (clockwise steps of 60 degrees; the letters list the N, NE, SE, S, SW, NW edges). "
+            "and a rotation (clockwise steps of 60 degrees; the letters list the "
+            "N, NE, SE, S, SW, NW edges). "
             "Rails must meet rails and rivers must meet rivers. Your order stays sealed until both are in."
         ),
         "example": example,

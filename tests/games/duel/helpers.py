@@ -10,7 +10,9 @@ from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
 from app.games.duel.rules import check_placement, evaluate, grid_of
 
-_PIECE = re.compile(r"^(?P<tile>[LT]\d\d)@\((?P<q>-?\d+),(?P<r>-?\d+)\)/(?P<k>\d)(?::(?P<marker>[A-Z]{3}-\d))?$")
+_PIECE = re.compile(
+    r"^(?P<tile>[LT]\d\d)@\((?P<q>-?\d+),(?P<r>-?\d+)\)/(?P<k>\d)(?::(?P<marker>[A-Z]{3}-\d))?$"
+)
 
 
 def piece(text: str) -> tuple[str, int, int, int, str | None]:
@@ -41,8 +43,13 @@ def build(*pieces: str) -> dict[str, Any]:
 S1 = ("L07@(0,0)/0", "L20@(0,-1)/3", "L17@(1,0)/2", "L01@(-1,0)/0")
 
 
-def game_with(red: dict[str, Any] | None, blue: dict[str, Any] | None, tile: str, marker: str | None = None,
-              turn: int = 5) -> dict[str, Any]:
+def game_with(
+    red: dict[str, Any] | None,
+    blue: dict[str, Any] | None,
+    tile: str,
+    marker: str | None = None,
+    turn: int = 5,
+) -> dict[str, Any]:
     """A full game state with the given areas and this turn's tile."""
     state, _ = st.setup({"forfeit_after": 3, "deadline_hours": 48}, list(st.SEATS), step_rng("t", 0))
     state["areas"]["RED"] = red or st.new_area()

@@ -10,10 +10,10 @@ import jinja2
 import pytest
 
 from app.games.base import IllegalOrder, InvalidOrder
+from app.games.driver import advance, play_random, random_orders, start
 from app.games.duel import RULES
 from app.games.duel import state as st
 from app.games.duel.rules import PlacementError
-from app.games.driver import advance, play_random, random_orders, start
 from tests.games.duel.helpers import S1, build, game_with
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
@@ -79,7 +79,9 @@ def test_validation_messages_and_codes():
         with pytest.raises(PlacementError) as exc:
             RULES.validate(state, "RED", bad)
         assert exc.value.code == code
-    with pytest.raises(PlacementError, match=r"Your N edge is forest but the S edge of L25 at \(0,0\) is rail"):
+    with pytest.raises(
+        PlacementError, match=r"Your N edge is forest but the S edge of L25 at \(0,0\) is rail"
+    ):
         RULES.validate(state, "RED", order("L07", 0, 1, 0))
     RULES.validate(state, "RED", order("L07", 1, 0, 0, turn=9))
     RULES.validate(state, "RED", {"type": "PLACE", "tile": "l07", "q": 1, "r": 0, "rotation": "2"})
@@ -182,7 +184,9 @@ def test_board_svg_is_one_wellformed_svg_with_both_areas():
 
 def _env():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
-    env.globals["game_svg"] = lambda slug, view, seat: jinja2.utils.markupsafe.Markup(RULES.board_svg(view, seat))
+    env.globals["game_svg"] = lambda slug, view, seat: jinja2.utils.markupsafe.Markup(
+        RULES.board_svg(view, seat)
+    )
     return env
 
 
@@ -192,13 +196,22 @@ def test_templates_render_board_private_and_form():
     view = RULES.view(game.state, "RED")
     board = env.get_template("games/duel/board.html").render(view=view, seat="RED")
     assert board.startswith('<div class="g-duel">') and "<svg" in board and "Task subtotal" in board
-    assert env.get_template("games/duel/private.html").render(view=RULES.view(game.state, None), seat=None).strip() == ""
+    assert (
+        env.get_template("games/duel/private.html")
+        .render(view=RULES.view(game.state, None), seat=None)
+        .strip()
+        == ""
+    )
     private = env.get_template("games/duel/private.html").render(view=view, seat="RED")
     assert "Your choices" in private
     prompt = RULES.owed(game.state)["RED"]
     first = prompt["forms"][0]["fields"][0]["choices"][0]["value"]
     form = env.get_template("games/duel/form.html").render(
-        prompt=prompt, form_index=0, values={"position": first, "rotation": "2"}, view=view, seat="RED",
+        prompt=prompt,
+        form_index=0,
+        values={"position": first, "rotation": "2"},
+        view=view,
+        seat="RED",
         csrf_field='<input type="hidden" name="csrf_token" value="x">',
     )
     assert 'name="position"' in form and 'name="rotation"' in form and 'name="csrf_token"' in form

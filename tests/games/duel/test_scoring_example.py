@@ -17,13 +17,30 @@ from tests.games.duel.helpers import build, game_with
 
 # Closed forest of 9 with L01 (green flag): a flower around L07 plus two tiles.
 CLOSED_FOREST = (
-    "L07@(0,0)/0", "L01@(0,-1)/2", "T03@(1,-1)/3", "L10@(1,0)/4", "T04@(0,1)/5",
-    "T25@(-1,1)/0", "L12@(-1,0)/4", "L20@(-1,-1)/1", "L18@(0,-2)/0",
+    "L07@(0,0)/0",
+    "L01@(0,-1)/2",
+    "T03@(1,-1)/3",
+    "L10@(1,0)/4",
+    "T04@(0,1)/5",
+    "T25@(-1,1)/0",
+    "L12@(-1,0)/4",
+    "L20@(-1,-1)/1",
+    "L18@(0,-2)/0",
 )
 # Open forest of 13 with L02 (green flag).
 OPEN_FOREST = (
-    "T01@(0,0)/0", "L17@(-1,0)/0", "T02@(-1,1)/0", "L24@(0,-1)/2", "L15@(0,1)/0", "T27@(1,-1)/0",
-    "T22@(1,0)/0", "L02@(-1,-1)/1", "T07@(-1,2)/2", "T19@(-2,2)/3", "L36@(-3,2)/1", "T12@(0,-2)/1",
+    "T01@(0,0)/0",
+    "L17@(-1,0)/0",
+    "T02@(-1,1)/0",
+    "L24@(0,-1)/2",
+    "L15@(0,1)/0",
+    "T27@(1,-1)/0",
+    "T22@(1,0)/0",
+    "L02@(-1,-1)/1",
+    "T07@(-1,2)/2",
+    "T19@(-2,2)/3",
+    "L36@(-3,2)/1",
+    "T12@(0,-2)/1",
     "L16@(2,-1)/0",
 )
 # Closed grain of 5 holding L03 and L04 (yellow flags).
@@ -32,18 +49,45 @@ CLOSED_GRAIN = ("L03@(0,0)/0", "L21@(0,-1)/2", "L04@(1,-1)/3", "L11@(1,0)/4", "L
 CLOSED_VILLAGE = ("L05@(0,0)/0", "L22@(0,-1)/2", "L14@(1,-1)/0", "L23@(1,0)/0")
 # River of 9 around the junction L37: arms of 3, 3 and 2 (longest simple path 7).
 RIVER = (
-    "L37@(0,0)/0", "L33@(0,-1)/0", "L39@(0,-2)/0", "L40@(0,-3)/3", "L34@(1,0)/2", "T17@(2,0)/2",
-    "L38@(3,0)/5", "T18@(-1,1)/1", "L35@(-2,2)/1",
+    "L37@(0,0)/0",
+    "L33@(0,-1)/0",
+    "L39@(0,-2)/0",
+    "L40@(0,-3)/3",
+    "L34@(1,0)/2",
+    "T17@(2,0)/2",
+    "L38@(3,0)/5",
+    "T18@(-1,1)/1",
+    "L35@(-2,2)/1",
 )
 # Rails of 7 (station to station) and of 3.
-RAIL_7 = ("L31@(0,0)/3", "L25@(0,1)/0", "L26@(0,2)/0", "L29@(0,3)/0", "T13@(0,4)/0", "T14@(0,5)/0", "L32@(0,6)/0")
+RAIL_7 = (
+    "L31@(0,0)/3",
+    "L25@(0,1)/0",
+    "L26@(0,2)/0",
+    "L29@(0,3)/0",
+    "T13@(0,4)/0",
+    "T14@(0,5)/0",
+    "L32@(0,6)/0",
+)
 RAIL_3 = ("L28@(0,0)/0", "T15@(0,-1)/2", "L27@(1,0)/5")
 
 ISLANDS = [CLOSED_FOREST, OPEN_FOREST, CLOSED_GRAIN, CLOSED_VILLAGE, RIVER, RAIL_7, RAIL_3]
 
 OFFSET = 14  # q distance between islands; keeps every cell inside -99..99
 
-COMPLETED = ["FOR-4", "FOR-6", "GRA-3", "GRA-5", "VIL-4", "RAI-5", "RIV-3", "RIV-6", "CON-4", "CON-5", "DBL-6"]
+COMPLETED = [
+    "FOR-4",
+    "FOR-6",
+    "GRA-3",
+    "GRA-5",
+    "VIL-4",
+    "RAI-5",
+    "RIV-3",
+    "RIV-6",
+    "CON-4",
+    "CON-5",
+    "DBL-6",
+]
 
 
 def red_area():
@@ -57,7 +101,7 @@ def red_area():
     area["cancelled"] = ["VIL-6"]
     # Three tasks still active at the end: they score nothing.
     area["active"] = [
-        {"marker": "FOR-3", "cell": cell_key((OFFSET, 1))},  # T02
+        {"marker": "FOR-3", "cell": cell_key((OFFSET - 1, 1))},  # T02
         {"marker": "GRA-6", "cell": cell_key((OFFSET - 1, 2))},  # T07
         {"marker": "CON-6", "cell": cell_key((OFFSET + 1, 0))},  # T22
     ]
