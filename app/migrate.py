@@ -18,9 +18,9 @@ def alembic_config(engine: Engine) -> Config:
     return cfg
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
+def upgrade(engine: Engine, revision: str = "heads") -> None:
     command.upgrade(alembic_config(engine), revision)
 
 
 def stamp_head(engine: Engine) -> None:
-    command.stamp(alembic_config(engine), "head")
+    command.stamp(alembic_config(engine), "heads")

@@ -37,6 +37,9 @@ class Player(SQLModel, table=True):
     timezone: str = "UTC"
     language: str = "en"
     bounced: bool = False
+    digest: bool = False  # optional mail gathered into one daily mail
+    optional_mail: bool = True  # False: unsubscribed from mail that needs no answer
+    prefs_salt: str = ""  # personal settings page and calendar feed
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -56,6 +59,8 @@ class Game(SQLModel, table=True):
     deadline: datetime | None = Field(default=None, index=True)
     all_in: bool = Field(default=False, index=True)  # every owed seat has an order on file
     hours: float = 24.0
+    policy: dict = json_field({})  # deadline policy (app.deadlines)
+    league_id: int | None = Field(default=None, index=True)
     resolve_early: bool = True
     attempts: int = 0
     last_error: str = ""
@@ -77,7 +82,9 @@ class Seat(SQLModel, table=True):
     token_salt: str = ""  # secrets.token_urlsafe(32); the link is derived from it and the server key
     token_hash: str | None = Field(default=None, index=True, unique=True)  # SHA-256 of the link token
     token_version: int = 1
-    missed: int = 0
+    missed: int = 0  # deadlines missed in a row
+    extensions_used: int = 0
+    civil_disorder: bool = False  # auto-command plays the seat at deadlines until the player returns
 
 
 class Step(SQLModel, table=True):
@@ -159,3 +166,105 @@ class Meta(SQLModel, table=True):
 
     key: str = Field(primary_key=True)
     value: str = ""
+
+
+class League(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    slug: str = Field(index=True, unique=True)
+    game_slug: str
+    options: dict = json_field({})
+    policy: dict = json_field({})
+    timezone: str = "UTC"
+    hours: float = 24.0
+    max_extensions: int = 2  # excused extensions per player per game
+    extension_hours: float = 24.0
+    civil_disorder_after: int = 2  # missed deadlines in a row before auto-command
+    vacation_days: int = 14  # per player per year
+    gm_email: str = ""
+    gm_salt: str = ""
+    gm_token_hash: str = Field(default="", index=True)
+    invite_salt: str = ""
+    invite_hash: str = Field(default="", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class LeagueMember(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("league_id", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    player_id: int = Field(foreign_key="player.id")
+    active: bool = True
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    joined_at: datetime = Field(default_factory=utcnow)
+
+
+class Season(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("league_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    number: int
+    rounds: int
+    round_no: int = 0  # the round whose games are running
+    status: str = "running"  # running, finished
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class LeagueGame(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    round_no: int
+    game_id: int = Field(foreign_key="game.id", unique=True)
+    recorded: bool = False
+
+
+class Rating(SQLModel, table=True):
+    """A player's league rating after one game (the rating history)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    game_id: int = Field(foreign_key="game.id")
+    rank: int
+    points: float
+    mu: float
+    sigma: float
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Reminder(SQLModel, table=True):
+    """One reminder per (step, seat, threshold): the unique key makes sending idempotent."""
+
+    __table_args__ = (UniqueConstraint("game_id", "step_no", "seat", "minutes"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    step_no: int
+    seat: str
+    minutes: int
+    sent_at: datetime = Field(default_factory=utcnow)
+
+
+class Absence(SQLModel, table=True):
+    """A player's declared vacation (whole days, in UTC instants)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    start: datetime
+    end: datetime
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class GmAction(SQLModel, table=True):
+    """Every pause, extension and replacement a GM makes (capped and shown to players)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    action: str
+    hours: float = 0.0
+    detail: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+from app.mailin.models import InboundMail  # noqa: E402,F401
