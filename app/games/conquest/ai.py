@@ -20,12 +20,12 @@ def enemy_neighbours(state: State, t: str) -> list[str]:
 
 
 def threat(state: State, t: str) -> int:
-    return sum(state["armies"][n] for n in enemy_neighbours(state, t))
+    return sum(int(state["armies"][n]) for n in enemy_neighbours(state, t))
 
 
 def pressure(state: State, t: str) -> int:
     """p(t) = threat(t) - armies(t)."""
-    return threat(state, t) - state["armies"][t]
+    return threat(state, t) - int(state["armies"][t])
 
 
 def borders(state: State, seat: str) -> list[str]:
@@ -67,7 +67,7 @@ def want(state: State, seat: str, b: str, ps: list[str], k: str | None) -> int:
         + 4 * (k is not None and state["colour"][owner] == k)
         + 3 * rest_mine
         + 2 * owner_all
-        - state["armies"][b]
+        - int(state["armies"][b])
     )
 
 
@@ -81,13 +81,13 @@ def choose_trade(state: State, seat: str) -> dict[str, Any] | None:
         t = D.CARD_TERRITORY[c]
         return t is not None and state["owner"][t] == seat
 
-    def key(trio: list[str]) -> tuple:
+    def key(trio: list[str]) -> tuple[int, int, list[int]]:
         jokers = sum(1 for c in trio if c in D.JOKERS)
         return (jokers, 0 if any(mine(c) for c in trio) else 1, sorted(D.DECK.index(c) for c in trio))
 
     best = min(sets, key=key)
     order: dict[str, Any] = {"type": "TRADE", "cards": best}
-    owned = [D.CARD_TERRITORY[c] for c in best if mine(c)]
+    owned = [str(D.CARD_TERRITORY[c]) for c in best if mine(c)]
     if owned:
         order["bonus"] = max(owned, key=lambda t: (pressure(state, t), -NUM[t]))
     return order
@@ -115,7 +115,7 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
     if g and bord:
         ps, k = priority_set(state, seat), target_colour(state, seat)
 
-        def spear_key(s: str) -> tuple:
+        def spear_key(s: str) -> tuple[int, int, int]:
             return (
                 max(want(state, seat, b, ps, k) for b in enemy_neighbours(state, s)),
                 state["armies"][s],
@@ -153,7 +153,7 @@ def choose_advance(state: State, seat: str) -> int:
     a, d = p["from"], p["d"]
     x = state["armies"][a]
     if not enemy_neighbours(state, a) or x - (d - 1) >= threat(state, a):
-        return d
+        return int(d)
     return 1
 
 

@@ -7,6 +7,8 @@ against the spec's tables (42 territories, 72 links, symmetric, connected ...).
 
 from __future__ import annotations
 
+from typing import Any
+
 #: Theatre codes in tie-break order, with names and reinforcement bonuses.
 THEATRES: list[str] = ["AM", "WE", "EF", "AME", "CBI", "PAC"]
 THEATRE_NAMES: dict[str, str] = {
@@ -140,7 +142,7 @@ COLOUR_STYLE: dict[str, tuple[str, str, str]] = {
 }
 
 #: Objective cards O1..O14 (spec 4.5): kind and parameters.
-OBJECTIVES: dict[str, dict] = {
+OBJECTIVES: dict[str, dict[str, Any]] = {
     "O1": {"theatres": ["WE", "CBI"]},
     "O2": {"theatres": ["EF", "PAC"]},
     "O3": {"theatres": ["AME", "PAC"]},

@@ -107,8 +107,7 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
             None,
         )
     shown = ", ".join(
-        f"{c} ({tname(D.CARD_TERRITORY[c]) if D.CARD_TERRITORY[c] else 'joker'}, {D.CARD_SYMBOL[c]})"
-        for c in cards
+        f"{c} ({D.NAME.get(D.CARD_TERRITORY[c] or '', 'joker')}, {D.CARD_SYMBOL[c]})" for c in cards
     )
     extra = ""
     if bonus:
@@ -212,7 +211,7 @@ def do_roll(state: State, seat: str, a: str, b: str, rng: Any, events: Events) -
     if not territories_of(state, defender):
         eliminate(state, defender, seat, events)
     check_victory(state, seat, events)
-    return d
+    return int(d)
 
 
 def do_advance(state: State, seat: str, a: str, b: str, n: int, events: Events) -> None:

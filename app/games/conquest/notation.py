@@ -154,7 +154,7 @@ def _pair(value: Any) -> tuple[str, str]:
 def format_order(order: dict[str, Any]) -> str:
     kind = order.get("type")
     if kind in ("END_MOBILISATION", "END_OFFENSIVE", "END_TURN", "TIMEOUT", "RESUME", "AUTO"):
-        return _SIMPLE_OUT.get(kind, kind)
+        return str(_SIMPLE_OUT.get(kind, kind))
     if kind == "ABANDON":
         return "ABANDON CONFIRM"
     if kind == "ADVANCE":

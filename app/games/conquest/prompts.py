@@ -28,7 +28,7 @@ def attack_pairs(state: State, seat: str) -> list[list[str]]:
 def move_pairs(state: State, seat: str) -> list[list[str]]:
     """Legal regroup pairs: own to own neighbour, with armies that may still move."""
     left = state["moves_left"]
-    out = []
+    out: list[list[str]] = []
     for a in territories_of(state, seat):
         movable = min(state["armies"][a] - 1, left[a] if left is not None else state["armies"][a])
         if movable < 1:
@@ -45,11 +45,7 @@ def _card_label(c: str) -> str:
 def trade_form(state: State, seat: str) -> dict[str, Any]:
     hand = sorted(state["hands"][seat], key=D.DECK.index)
     pictured = sorted(
-        {
-            D.CARD_TERRITORY[c]
-            for c in hand
-            if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat
-        },
+        {t for t in (D.CARD_TERRITORY[c] for c in hand) if t is not None and state["owner"][t] == seat},
         key=NUM.__getitem__,
     )
     fields: list[dict[str, Any]] = [

@@ -22,7 +22,7 @@ from app.games.conquest import data as D
 State = dict[str, Any]
 
 
-def shuffle(items: list, rng: Any) -> list:
+def shuffle(items: list[Any], rng: Any) -> list[Any]:
     """Fisher-Yates exactly as spec 4.4: i from n-1 down to 1, j = rand_int(i + 1)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
@@ -47,7 +47,7 @@ def clamp_options(options: dict[str, Any]) -> dict[str, Any]:
     opts["players"] = players
     opts["ai_seats"] = max(0, min(int(opts.get("ai_seats") or 0), players - 1))
     opts["round_limit"] = int(opts.get("round_limit") or 0)
-    opts["timer"] = int(opts.get("timer") or D.DEFAULT_OPTIONS["timer"])
+    opts["timer"] = int(str(opts.get("timer") or D.DEFAULT_OPTIONS["timer"]))
     return opts
 
 
@@ -89,7 +89,7 @@ def controls_theatre(state: State, seat: str, h: str) -> bool:
 
 def is_robot(state: State, seat: str) -> bool:
     """Seats the game plays itself at once: AI seats and abandoned seats."""
-    return state["kind"][seat] == "ai" or state["status"][seat] == "ABANDONED"
+    return bool(state["kind"][seat] == "ai" or state["status"][seat] == "ABANDONED")
 
 
 def active_humans(state: State) -> list[str]:
@@ -153,8 +153,8 @@ def goal_met(state: State, seat: str) -> bool:
         return True
     mine = territories_of(state, seat)
     if "min_armies" in obj:
-        return sum(1 for t in mine if state["armies"][t] >= obj["min_armies"]) >= obj["territories"]
-    return len(mine) >= obj["territories"]
+        return bool(sum(1 for t in mine if state["armies"][t] >= obj["min_armies"]) >= obj["territories"])
+    return bool(len(mine) >= obj["territories"])
 
 
 def deal_objective(card: str, colour: str, seated: set[str] | list[str]) -> dict[str, Any]:

@@ -63,7 +63,7 @@ _RAW: dict[str, tuple[int, int]] = {
 #: Box centres (x, y) per territory, theatre by theatre.
 POS: dict[str, tuple[int, int]] = {t: (x + _X, y) for t, (x, y) in _RAW.items()}
 #: Curved links: perpendicular bend of the control point, in board units.
-BEND: dict[frozenset, int] = {frozenset(("ICE", "LEN")): -104, frozenset(("BUR", "NCH")): -30}
+BEND: dict[frozenset[str], int] = {frozenset(("ICE", "LEN")): -104, frozenset(("BUR", "NCH")): -30}
 #: Links drawn as two stubs that leave the board at the left and right edges.
 STUBS = {frozenset(("ALA", "JAP")), frozenset(("WUS", "HAW"))}
 #: The Hawaii - New Guinea edge route runs along the right margin.
@@ -156,7 +156,7 @@ def _link(a: str, b: str, kind: str) -> str:
 def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight: set[str]) -> str:
     x, y = POS[t]
     x0, y0 = x - BW // 2, y - BH // 2
-    owner = info.get("owner")
+    owner = str(info.get("owner"))
     colour = colours.get(owner, "Grey")
     fill, _, letter = D.COLOUR_STYLE[colour]
     dark = colour == "Black"

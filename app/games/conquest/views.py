@@ -72,7 +72,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         out["objectives"] = {s: _objective(state, s) for s in state["order"]}
     if over:
         out["hands"] = {s: [_card(c) for c in state["hands"][s]] for s in state["order"]}
-    if _sees_private(state, seat) and not over:
+    if seat is not None and _sees_private(state, seat) and not over:
         me: dict[str, Any] = {
             "seat": seat,
             "hand": [_card(c) for c in sorted(state["hands"][seat], key=D.DECK.index)],
@@ -103,7 +103,7 @@ def outcome(state: State) -> list[dict[str, Any]] | None:
         return None
     winners = result["winners"]
 
-    def key(s: str) -> tuple:
+    def key(s: str) -> tuple[bool, bool, int, int]:
         return (
             s in winners,
             state["status"][s] != "ELIMINATED",
