@@ -154,7 +154,13 @@ def _backoff(attempts: int) -> timedelta:
 
 
 def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit: int = 200) -> dict[str, int]:
-    """Send what is due in the outbox; counts of sent, deferred, failed, local."""
+    """Send what is due in the outbox; counts of sent, deferred, failed, local.
+
+    The batch's reports are rendered in parallel by the render pool
+    (``app.render_pool``) and each mail goes out as soon as its PDF is ready.
+    A report that fails to render defers its mail; after ``REPORT_ATTEMPTS``
+    tries the mail goes without the PDF and says the report is on the page.
+    """
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
     now = now or utcnow()
     engine = get_engine(app)
@@ -166,18 +172,25 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
             .order_by(OutboxMail.id)
             .limit(limit)
         ).all()
+    claimed = []
+    for row in rows:
+        with write_session(engine) as session:
+            if _claim(session, row, now):
+                claimed.append(row)
     conn: smtplib.SMTP | None = None
     try:
-        for row in rows:
-            with write_session(engine) as session:
-                if not _claim(session, row, now):
-                    continue
-            outcome, error = _deliver_one(app, engine, row, now, conn)
-            if outcome == "reconnect":
-                conn = None
-                outcome, error = _deliver_one(app, engine, row, now, None)
-            if isinstance(outcome, smtplib.SMTP):
-                conn, outcome = outcome, "sent"
+        for row, pdf, render_error in _with_reports(app, engine, claimed):
+            if render_error and row.attempts + 1 < int(app.config.get("REPORT_ATTEMPTS", 3)):
+                outcome, error = "deferred", f"report: {render_error}"
+            else:
+                outcome, error = _send_prepared(app, engine, row, conn, pdf, bool(render_error))
+                if outcome == "reconnect":
+                    conn = None
+                    outcome, error = _send_prepared(app, engine, row, None, pdf, bool(render_error))
+                if isinstance(outcome, smtplib.SMTP):
+                    conn, outcome = outcome, "sent"
+                if outcome == "sent" and render_error:
+                    error = f"sent without the report: {render_error}"
             counts[outcome] += 1
             _record(engine, row, outcome, error, now)
     finally:
@@ -187,6 +200,78 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
             except (smtplib.SMTPException, OSError):
                 pass
     return counts
+
+
+REPORT_ON_PAGE = "Your turn report could not be attached this time; it is on your page: "
+
+
+def _with_reports(app: Flask, engine: Any, rows: list[OutboxMail]):
+    """(row, pdf or None, render error or "") for each row, in order, PDFs rendered in parallel."""
+    if not app.config["MAIL_SERVER"]:  # the local mailbox renders on demand
+        for row in rows:
+            yield row, None, ""
+        return
+    from app.render_pool import render_batch
+
+    jobs, wanted = [], []
+    with Session(engine) as session:
+        for row in rows:
+            report = session.get(Report, row.report_id) if row.report_id is not None else None
+            wanted.append(report is not None)
+            if report is not None:
+                jobs.append((report.context, order_link(session, row)))
+    results = render_batch(app, jobs)
+    for row, has_report in zip(rows, wanted, strict=True):
+        if not has_report:
+            yield row, None, ""
+            continue
+        result = next(results)
+        if isinstance(result, bytes):
+            yield row, result, ""
+        else:
+            log.warning("report of mail %s not rendered: %s", row.message_id, result)
+            yield row, None, str(result) or type(result).__name__
+
+
+def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP | None,
+                   pdf: bytes | None, without_report: bool):
+    """Like ``_deliver_one`` with the PDF already rendered (or a note that it is on the page)."""
+    if not app.config["MAIL_SERVER"]:
+        return "local", ""
+    try:
+        with Session(engine) as session:
+            mail = row
+            if without_report:
+                mail = OutboxMail(**row.model_dump())
+                mail.text = f"{row.text.rstrip()}\n\n{REPORT_ON_PAGE}{LINK_PLACEHOLDER}\n"
+                if row.html:
+                    note = f"<p>{REPORT_ON_PAGE}{LINK_PLACEHOLDER}</p>"
+                    at = row.html.lower().rfind("</body>")
+                    mail.html = row.html[:at] + note + row.html[at:] if at >= 0 else row.html + note
+            msg = build_message(session, mail, with_pdf=False)
+            if pdf is not None and row.report_id is not None:
+                report = session.get(Report, row.report_id)
+                if report is not None:
+                    msg.add_attachment(pdf, maintype="application", subtype="pdf",
+                                       filename=report_filename(report))
+        if conn is None:
+            conn = _smtp(app)
+        refused = conn.send_message(msg, to_addrs=[row.to_addr])
+        if refused:
+            code, text = next(iter(refused.values()))
+            return ("failed" if code >= 500 else "deferred"), f"{code} {text!r}"
+        return conn, ""
+    except smtplib.SMTPRecipientsRefused as exc:
+        code, text = next(iter(exc.recipients.values()))
+        return ("failed" if code >= 500 else "deferred"), f"{code} {text!r}"
+    except smtplib.SMTPResponseException as exc:
+        return ("failed" if exc.smtp_code >= 500 else "deferred"), f"{exc.smtp_code} {exc.smtp_error!r}"
+    except smtplib.SMTPServerDisconnected as exc:
+        if conn is not None:
+            return "reconnect", str(exc)
+        return "deferred", f"disconnected: {exc}"
+    except (OSError, socket.timeout, smtplib.SMTPException) as exc:
+        return "deferred", f"{type(exc).__name__}: {exc}"
 
 
 def _deliver_one(app: Flask, engine: Any, row: OutboxMail, now: datetime, conn: smtplib.SMTP | None):
