@@ -105,19 +105,19 @@ class DuelRules:
         if not state.get("over"):
             return None
         final = state.get("final") or {s: score(state["areas"][s]) for s in state["seats"]}
+        seats = state["seats"]
         forfeited = set(state.get("forfeited", []))
-        if len(forfeited) == len(state["seats"]):
-            forfeited = set()  # both forfeited on the same turn: a draw
+        if forfeited == set(seats):
+            # Both forfeited on the same turn: a draw.
+            return [{"seat": s, "score": final[s]["total"], "rank": 1} for s in seats]
 
         def key(s: str) -> tuple[int, int, int]:
             if forfeited:
                 return (0 if s in forfeited else 1, 0, 0)
             return (1, final[s]["total"], final[s]["subtotal"])
 
-        if len(state.get("forfeited", [])) == len(state["seats"]):
-            return [{"seat": s, "score": final[s]["total"], "rank": 1} for s in state["seats"]]
         order = sorted(state["seats"], key=lambda s: tuple(-x for x in key(s)))
-        result = []
+        result: list[dict[str, Any]] = []
         for i, s in enumerate(order):
             rank = i + 1
             if i and key(s) == key(order[i - 1]):

@@ -100,7 +100,7 @@ def format_order(order: dict[str, Any]) -> str:
         if "position" in order:
             q, _, r = str(order["position"]).partition(",")
         else:
-            q, r = order.get("q"), order.get("r")
+            q, r = str(order.get("q")), str(order.get("r"))
         text = f"PLACE {tile} {q} {r} {order.get('rotation')}"
     if "turn" in order:
         text += f" turn={order['turn']}"

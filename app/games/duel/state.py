@@ -106,7 +106,8 @@ def reveal(state: dict[str, Any]) -> dict[str, Any] | None:
         state["current"] = {"tile": state["land_stack"].pop(0), "marker": None}
     else:
         state["current"] = None
-    return state["current"]
+    current: dict[str, Any] | None = state["current"]
+    return current
 
 
 def _apply_pass(state: dict[str, Any], seat: str, events: list[Event]) -> None:
