@@ -1,0 +1,53 @@
+"""The board and private fragments render from views alone, for players and spectators."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import pytest
+from markupsafe import Markup
+
+from app.games.conquest import RULES
+from app.games.driver import play_random
+
+ROOT = Path(__file__).resolve().parents[3] / "templates"
+
+
+@pytest.fixture(scope="module")
+def env():
+    e = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT)), autoescape=True)
+    e.globals["game_svg"] = lambda slug, view, seat: Markup(RULES.board_svg(view, seat))
+    return e
+
+
+@pytest.fixture(scope="module")
+def games():
+    running = play_random(RULES, {"players": 4, "round_limit": 30}, "tpl", max_steps=200)
+    finished = play_random(RULES, {"players": 4, "round_limit": 30}, "tpl")
+    return running.state, finished.state
+
+
+def test_private_fragment_shows_own_hand_and_objective_only(env, games):
+    state, _ = games
+    seat = state["current"]
+    view = RULES.view(state, seat)
+    html = env.get_template("games/conquest/private.html").render(view=view, seat=seat)
+    assert "Objective" in html and view["me"]["objective"]["card"] in html
+    for card in state["hands"][seat]:
+        assert card in html
+    assert (
+        env.get_template("games/conquest/private.html")
+        .render(view=RULES.view(state, None), seat=None)
+        .strip()
+        == ""
+    )
+
+
+def test_board_fragment_for_spectator_and_after_the_end(env, games):
+    running, finished = games
+    board = env.get_template("games/conquest/board.html")
+    html = board.render(view=RULES.view(running, None), seat=None)
+    assert html.count('class="t t-') == 42 and "is on turn" in html and "<svg" in html
+    end = board.render(view=RULES.view(finished, "P1"), seat="P1")
+    assert "Game over" in end and "Objective card" in end
