@@ -251,9 +251,11 @@ def canonical(order: Any) -> dict[str, Any]:
 
 def field_lines(key: Any, val: Any) -> list[str]:
     """Notation lines of one submitted form field (see ``prompts``)."""
+    k = str(key)
+    if val == [] and (k == "lose" or k.startswith("lose_for_")):
+        raise InvalidOrder("E701 Tick the troops to remove (or choose 'Do not choose').")
     if val is None or val == "" or val is False or val == 0 or val == []:
         return []
-    k = str(key)
     if isinstance(val, bool):
         raise InvalidOrder(f"E002 Unrecognised value for {k}.")
     if isinstance(val, int):

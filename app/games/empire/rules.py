@@ -31,11 +31,12 @@ class Empire:
 
     # ------------------------------------------------------------ setup
     def default_options(self) -> dict[str, Any]:
-        return {"players": 4, "mode": "short", "round_limit": data.ROUND_LIMIT["short"]}
+        """``round_limit`` None means the spec's default for the mode (20 short, 30 long)."""
+        return {"players": 4, "mode": "short", "round_limit": None}
 
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = {**self.default_options(), **(options or {})}
-        if "round_limit" not in (options or {}) and opts["mode"] in data.ROUND_LIMIT:
+        if opts["round_limit"] is None and opts["mode"] in data.ROUND_LIMIT:
             opts["round_limit"] = data.ROUND_LIMIT[opts["mode"]]
         players, mode, limit = opts["players"], opts["mode"], opts["round_limit"]
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:

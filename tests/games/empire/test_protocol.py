@@ -37,7 +37,10 @@ def test_two_player_setup_uses_blue_and_yellow_without_o6():
 
 
 def test_options_defaults_and_checks():
-    assert RULES.default_options() == {"players": 4, "mode": "short", "round_limit": 20}
+    assert RULES.default_options() == {"players": 4, "mode": "short", "round_limit": None}
+    assert _start(4)["options"]["round_limit"] == 20
+    assert _start(2, "long", round_limit=None)["options"]["round_limit"] == 30
+    assert _start(2, "long", round_limit=5)["options"]["round_limit"] == 5
     assert RULES.seats({"players": 3}) == ["P1", "P2", "P3"]
     assert _start(3, "long")["options"]["round_limit"] == 30
     assert len(_start(3, "long")["players"]["P1"]["objectives"]) == 2
