@@ -79,7 +79,11 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                             {
                                 "value": c["position"],
                                 "label": f"{c['n']}: ({c['q']},{c['r']}) rotation "
-                                + " or ".join(str(k) for k in c["rotations"]),
+                                + (
+                                    "any"
+                                    if len(c["rotations"]) == 6
+                                    else " or ".join(str(k) for k in c["rotations"])
+                                ),
                             }
                             for c in cands
                         ],
@@ -106,7 +110,10 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
     for e in area["active"]:
         m = measure(grid, key_cell(e["cell"]), e["marker"])
         if "halves" in m:
-            now = " / ".join(f"{h['terrain']} {h['n']}{'*' if h['dead'] else ''}" for h in m["halves"])
+            now = " / ".join(
+                f"{data.TERRAIN_NAMES[h['terrain']]} {h['n']}{' (dead)' if h['dead'] else ''}"
+                for h in m["halves"]
+            )
         elif "c" in m:
             now = f"{m['c']} neighbours"
         else:
