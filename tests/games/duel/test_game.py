@@ -218,3 +218,33 @@ def test_templates_render_board_private_and_form():
     assert 'name="form_index" value="0"' in form
     assert f'value="{first}" selected' in form and 'value="2" selected' in form
     assert form.count("<svg") == 7  # the area plus six rotation previews
+
+
+def test_random_and_greedy_games_keep_areas_connected_and_lines_matched():
+    from app.games.base import step_rng
+    from app.games.duel.geometry import FACES, neighbour
+    from app.games.duel.rules import grid_of
+
+    game = start(RULES, {"forfeit_after": 0}, "invariants")
+    while RULES.outcome(game.state) is None:
+        step = len(game.steps)
+        orders = {s: RULES.ai_order(game.state, s, step_rng("inv", step, s)) for s in RULES.owed(game.state)}
+        for s, o in orders.items():
+            RULES.validate(game.state, s, o)
+        advance(RULES, game, orders)
+    for seat in game.seats:
+        grid = grid_of(game.state["areas"][seat])
+        seen, stack = {(0, 0)}, [(0, 0)]
+        while stack:
+            c = stack.pop()
+            for d in range(6):
+                n = neighbour(c, d)
+                if n in grid and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+                    mine = FACES[grid[c][0]][grid[c][1]].facing[d]
+                    theirs = FACES[grid[n][0]][grid[n][1]].facing[(d + 3) % 6]
+                    assert (mine in "RW" or theirs in "RW") <= (mine == theirs)
+        assert seen == set(grid)
+    area = game.state["areas"]["RED"]
+    assert len(area["cells"]) + len(area["passed"]) == game.state["turn"] - 1  # ended at the reveal
