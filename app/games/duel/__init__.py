@@ -7,6 +7,22 @@ Hidden information: nothing in the state is private to one seat, so
 ``secrets`` returns ``[]``.  The stack order and the three boxed tiles are
 hidden from everyone (never in a view until the game is over); a seat's
 sealed order lives on the platform until the step resolves.
+
+Notes on the rules text:
+
+- The spec and the original rule summary (seed 003) were compared point by
+  point (reveal rule, the 3 opening task turns, the end-of-game extension,
+  placement and task rules, flags, longest rail/river, scoring pad); every
+  difference is one the spec explains (simultaneous online turns D8/D11,
+  HOUSE data D1/D2/D4, tie-break D14, automatic placement D9/D10), so the
+  spec is followed throughout.
+- Check 3 of §5.3 (E_ALREADY_FINAL) is the platform's: sealed orders are kept
+  outside the state, so the engine never sees a second order for a turn.
+- An order made by ``default_order`` carries ``"auto": True`` (``AUTO`` in the
+  notation); ``forfeit_after`` (default 3, 0 = off) such orders in a row
+  forfeit the game (§5.6).  A forced PASS neither counts nor breaks the run.
+  A missing or unusable order reaching ``resolve`` is replaced by the
+  automatic placement and counts as one.
 """
 
 from __future__ import annotations
