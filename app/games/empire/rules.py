@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from app.games.base import IllegalOrder, InvalidOrder
-from app.games.empire import bots, data, phases, tribute
+from app.games.empire import ai, bots, data, phases, tribute
 from app.games.empire import state as st
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
@@ -133,7 +133,13 @@ class Empire:
         return bots.random_order(state, seat, rng)
 
     def ai_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
-        return bots.random_order(state, seat, rng)
+        """The planning bot's order; its default when the plan does not pass validation."""
+        order = ai.plan(state, seat, rng)
+        try:
+            self.validate(state, seat, order)
+        except IllegalOrder:
+            return bots.default_order(state, seat)
+        return order
 
     # ------------------------------------------------------------ resolution
     def _orders(self, state: State, orders: dict[str, Any],

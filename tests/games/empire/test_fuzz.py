@@ -66,3 +66,18 @@ def test_defaults_for_every_window_validate_during_play():
         for seat in RULES.owed(game.state):
             RULES.validate(game.state, seat, RULES.default_order(game.state, seat, step_rng("d", step)))
         advance(RULES, game, random_orders(RULES, game))
+
+
+def test_planning_bot_orders_are_always_legal():
+    from app.games.empire import ai
+
+    game = start(RULES, {"players": 4, "round_limit": 6}, "planner")
+    while RULES.outcome(game.state) is None:
+        step = len(game.steps) + 1
+        orders = {}
+        for seat in RULES.owed(game.state):
+            order = ai.plan(game.state, seat, step_rng("planner", step, seat))
+            RULES.validate(game.state, seat, order)
+            orders[seat] = order
+        advance(RULES, game, orders)
+    assert RULES.owed(game.state) == {}
