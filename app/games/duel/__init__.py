@@ -72,9 +72,7 @@ class DuelRules:
         except (TypeError, KeyError, ValueError, AttributeError) as exc:  # pragma: no cover - defensive
             raise IllegalOrder(notation.BAD_ORDER) from exc
 
-    def resolve(
-        self, state: State, orders_by_seat: dict[str, Order], rng: random.Random
-    ) -> tuple[State, list[Event]]:
+    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: random.Random) -> tuple[State, list[Event]]:
         forfeit_after = int(state["options"].get("forfeit_after", data.FORFEIT_AFTER))
         return st.resolve(state, orders_by_seat, forfeit_after)
 

@@ -9,9 +9,7 @@ from app.games.duel.geometry import FACES, Grid, cell_key, key_cell, neighbour
 from app.games.duel.rules import grid_of, legal_placements, measure
 
 
-def _value(
-    area: dict[str, Any], grid: Grid, cell: tuple[int, int], tile: str, rot: int, marker: str | None
-) -> float:
+def _value(area: dict[str, Any], grid: Grid, cell: tuple[int, int], tile: str, rot: int, marker: str | None) -> float:
     after = dict(grid)
     after[cell] = (tile, rot)
     gain = 0.0

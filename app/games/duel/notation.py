@@ -129,9 +129,14 @@ def read_order(order: Any) -> dict[str, Any]:
     """
     if not isinstance(order, dict):
         raise bad_order()
+    turn = order.get("turn")
+    if turn is not None:
+        turn = _as_int(str(turn).strip().upper().lstrip("T"))
+        if turn is None:
+            raise bad_order()
     kind = order.get("type")
     if kind == "PASS":
-        return {"type": "PASS", "turn": order.get("turn")}
+        return {"type": "PASS", "turn": turn}
     if kind != "PLACE":
         raise bad_order()
     tile = order.get("tile")
@@ -153,5 +158,5 @@ def read_order(order: Any) -> dict[str, Any]:
         "q": _as_int(q_raw),
         "r": _as_int(r_raw),
         "rotation": _as_int(rot),
-        "turn": order.get("turn"),
+        "turn": turn,
     }

@@ -127,14 +127,12 @@ def check_placement(grid: Grid, tile_id: str, marker: str | None, cell: Cell, ro
         if m["c"] > v:
             raise PlacementError(
                 "E_TASK_OVERSIZE",
-                f"Your new {name} task would start with {m['c']} neighbouring tiles, "
-                f"more than its marker {v}.",
+                f"Your new {name} task would start with {m['c']} neighbouring tiles, more than its marker {v}.",
             )
     elif tile.task == "DBL":
         if all(h["dead"] for h in m["halves"]):
             parts = "; ".join(
-                f"{SEGMENT_WORDS[h['terrain']]}: {h['n']}{' closed' if h['closed'] else ''}"
-                for h in m["halves"]
+                f"{SEGMENT_WORDS[h['terrain']]}: {h['n']}{' closed' if h['closed'] else ''}" for h in m["halves"]
             )
             raise PlacementError(
                 "E_DOUBLE_DEAD",
@@ -206,9 +204,7 @@ def cancels_any(area: dict[str, Any], grid: Grid, cell: Cell, tile_id: str, rot:
     """Whether placing the tile would cancel one of the area's active tasks."""
     after = dict(grid)
     after[cell] = (tile_id, rot)
-    return any(
-        measure(after, key_cell(e["cell"]), e["marker"])["status"] == "cancelled" for e in area["active"]
-    )
+    return any(measure(after, key_cell(e["cell"]), e["marker"])["status"] == "cancelled" for e in area["active"])
 
 
 def automatic_placement(area: dict[str, Any], tile_id: str, marker: str | None) -> tuple[Cell, int] | None:

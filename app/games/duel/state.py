@@ -53,9 +53,7 @@ def new_area() -> dict[str, Any]:
     }
 
 
-def setup(
-    options: dict[str, Any], seats: list[str], rng: random.Random
-) -> tuple[dict[str, Any], list[Event]]:
+def setup(options: dict[str, Any], seats: list[str], rng: random.Random) -> tuple[dict[str, Any], list[Event]]:
     """Shuffle the stacks and piles and reveal turn 1 (§4)."""
     land = sorted(data.LANDSCAPE)
     rng.shuffle(land)
@@ -121,8 +119,7 @@ def _apply_pass(state: dict[str, Any], seat: str, events: list[Event]) -> None:
     state["last"][seat] = {"pass": True, "tile": cur["tile"], "turn": state["turn"]}
     events.append(
         {
-            "text": f"Turn {state['turn']}: {seat} has no legal placement for {cur['tile']} "
-            f"and passes{extra}.",
+            "text": f"Turn {state['turn']}: {seat} has no legal placement for {cur['tile']} and passes{extra}.",
             "to": None,
         }
     )
@@ -142,9 +139,7 @@ def start_turn(state: dict[str, Any], events: list[Event]) -> None:
         marker = f" with marker {cur['marker']}" if cur["marker"] else ""
         events.append({"text": f"Turn {state['turn']}: {cur['tile']} is revealed{marker}.", "to": None})
         state["passing"] = [
-            s
-            for s in state["seats"]
-            if any_legal(grid_of(state["areas"][s]), cur["tile"], cur["marker"]) is None
+            s for s in state["seats"] if any_legal(grid_of(state["areas"][s]), cur["tile"], cur["marker"]) is None
         ]
         if len(state["passing"]) < len(state["seats"]):
             return
@@ -182,29 +177,25 @@ def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
     cur = state["current"]
     if seat in state["passing"]:
         raise IllegalOrder(
-            f"You have no legal placement for {cur['tile']} this turn and pass automatically; "
-            "no order is needed."
+            f"You have no legal placement for {cur['tile']} this turn and pass automatically; no order is needed."
         )
     read = read_order(order)
     turn = read.get("turn")
     if turn is not None and turn != state["turn"]:
-        raise PlacementError(
-            "E_TURN_CLOSED", f"Turn {turn} is not open for orders (open turn: {state['turn']})."
-        )
+        raise PlacementError("E_TURN_CLOSED", f"Turn {turn} is not open for orders (open turn: {state['turn']}).")
     area = state["areas"][seat]
     if read["type"] == "PASS":
         found = any_legal(grid_of(area), cur["tile"], cur["marker"])
-        assert found is not None
-        (q, r), k = found
+        example = ""
+        if found is not None:
+            (q, r), k = found
+            example = f"; for example {cur['tile']} at ({q},{r}) rotation {k} is legal"
         raise PlacementError(
             "E_PASS_NOT_ALLOWED",
-            "PASS is allowed only when no legal placement exists; "
-            f"for example {cur['tile']} at ({q},{r}) rotation {k} is legal.",
+            "PASS is allowed only when no legal placement exists" + example + ".",
         )
     if read["tile"] != cur["tile"]:
-        raise PlacementError(
-            "E_WRONG_TILE", f"{read['tile'][:12]} is not this turn's tile; place {cur['tile']}."
-        )
+        raise PlacementError("E_WRONG_TILE", f"{read['tile'][:12]} is not this turn's tile; place {cur['tile']}.")
     rot = read["rotation"]
     if rot is None or not 0 <= rot <= 5:
         raise PlacementError("E_BAD_ROTATION", "Rotation must be 0–5.")
@@ -215,9 +206,7 @@ def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
     return read
 
 
-def place(
-    state: dict[str, Any], seat: str, q: int, r: int, rot: int, auto: bool, events: list[Event]
-) -> None:
+def place(state: dict[str, Any], seat: str, q: int, r: int, rot: int, auto: bool, events: list[Event]) -> None:
     """Put this turn's tile (and its marker) into ``seat``'s area (mutates)."""
     cur = state["current"]
     area = state["areas"][seat]
@@ -235,9 +224,7 @@ def place(
     )
 
 
-def resolve(
-    state: dict[str, Any], orders: dict[str, Any], forfeit_after: int
-) -> tuple[dict[str, Any], list[Event]]:
+def resolve(state: dict[str, Any], orders: dict[str, Any], forfeit_after: int) -> tuple[dict[str, Any], list[Event]]:
     """Apply both placements, evaluate every task, then reveal the next tile (§5.4)."""
     state = copy.deepcopy(state)
     events: list[Event] = []
@@ -271,8 +258,7 @@ def resolve(
         for e in cancelled:
             events.append(
                 {
-                    "text": f"{seat}'s task {e['marker']} at ({e['cell']}) is cancelled; "
-                    "the marker goes to the box.",
+                    "text": f"{seat}'s task {e['marker']} at ({e['cell']}) is cancelled; the marker goes to the box.",
                     "to": None,
                 }
             )

@@ -79,14 +79,10 @@ def tile_svg(tile: str, rot: int, x: float, y: float, s: float = S) -> list[str]
             mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
             seg = f'x1="{x:.1f}" y1="{y:.1f}" x2="{mx:.1f}" y2="{my:.1f}"'
             if line == "W":
-                out.append(
-                    f'<line {seg} stroke="#1e5bbf" stroke-width="{s * 0.28:.1f}" stroke-linecap="round"/>'
-                )
+                out.append(f'<line {seg} stroke="#1e5bbf" stroke-width="{s * 0.28:.1f}" stroke-linecap="round"/>')
                 out.append(f'<line {seg} stroke="#ffffff" stroke-width="{s * 0.08:.1f}"/>')
             else:
-                out.append(
-                    f'<line {seg} stroke="#111" stroke-width="{s * 0.3:.1f}" stroke-dasharray="1.5 2.5"/>'
-                )
+                out.append(f'<line {seg} stroke="#111" stroke-width="{s * 0.3:.1f}" stroke-dasharray="1.5 2.5"/>')
                 out.append(f'<line {seg} stroke="#111" stroke-width="{s * 0.1:.1f}"/>')
     out.append(f'<polygon points="{hex_points(x, y, s)}" fill="none" stroke="#333" stroke-width="0.8"/>')
     t = TILES[tile]
@@ -97,8 +93,7 @@ def tile_svg(tile: str, rot: int, x: float, y: float, s: float = S) -> list[str]
         a, b = _edge_corners(x, y, d, s)
         fx, fy = x + 0.55 * ((a[0] + b[0]) / 2 - x), y + 0.55 * ((a[1] + b[1]) / 2 - y)
         out.append(
-            f'<line x1="{fx:.1f}" y1="{fy + 7:.1f}" x2="{fx:.1f}" y2="{fy - 10:.1f}" '
-            'stroke="#000" stroke-width="1.3"/>'
+            f'<line x1="{fx:.1f}" y1="{fy + 7:.1f}" x2="{fx:.1f}" y2="{fy - 10:.1f}" stroke="#000" stroke-width="1.3"/>'
         )
         out.append(
             f'<polygon points="{_pts([(fx, fy - 10), (fx + 12, fy - 6), (fx, fy - 2)])}" '
@@ -123,9 +118,7 @@ def _marker(x: float, y: float, marker: str, status: str) -> list[str]:
         f'text-anchor="middle">{escape(value)}</text>',
     ]
     if status == "done":
-        out.append(
-            f'<path d="M{x + 4:.1f},{y - 9:.1f} l3,3 l6,-7" stroke="#000" stroke-width="1.8" fill="none"/>'
-        )
+        out.append(f'<path d="M{x + 4:.1f},{y - 9:.1f} l3,3 l6,-7" stroke="#000" stroke-width="1.8" fill="none"/>')
     elif status == "cancelled":
         out.append(
             f'<path d="M{x - 8:.1f},{y - 8:.1f} L{x + 8:.1f},{y + 8:.1f} M{x + 8:.1f},{y - 8:.1f} '
@@ -164,8 +157,7 @@ def area_svg(
         q, r = (int(v) for v in last["cell"].split(","))
         x, y = center(q, r)
         out.append(
-            f'<polygon points="{hex_points(x + dx, y + dy, S - 1.5)}" fill="none" '
-            'stroke="#000" stroke-width="2.2"/>'
+            f'<polygon points="{hex_points(x + dx, y + dy, S - 1.5)}" fill="none" stroke="#000" stroke-width="2.2"/>'
         )
     for e in area["active"]:
         q, r = (int(v) for v in e["cell"].split(","))
@@ -200,9 +192,7 @@ def legend(x: float, y: float) -> list[str]:
                 f'stroke="{stroke}" stroke-width="5"{dash}/>'
             )
         else:
-            out.append(
-                f'<rect x="{lx:.1f}" y="{y:.1f}" width="14" height="10" fill="{FILL[t]}" stroke="#333"/>'
-            )
+            out.append(f'<rect x="{lx:.1f}" y="{y:.1f}" width="14" height="10" fill="{FILL[t]}" stroke="#333"/>')
         out.append(f'<text x="{lx + 17:.1f}" y="{y + 9:.1f}" font-size="8">{data.TERRAIN_NAMES[t]}</text>')
     out.append(
         f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="7">Flags A green (forest), B yellow (grain), '

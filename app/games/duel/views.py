@@ -79,11 +79,7 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                             {
                                 "value": c["position"],
                                 "label": f"{c['n']}: ({c['q']},{c['r']}) rotation "
-                                + (
-                                    "any"
-                                    if len(c["rotations"]) == 6
-                                    else " or ".join(str(k) for k in c["rotations"])
-                                ),
+                                + ("any" if len(c["rotations"]) == 6 else " or ".join(str(k) for k in c["rotations"])),
                             }
                             for c in cands
                         ],
@@ -111,8 +107,7 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
         m = measure(grid, key_cell(e["cell"]), e["marker"])
         if "halves" in m:
             now = " / ".join(
-                f"{data.TERRAIN_NAMES[h['terrain']]} {h['n']}{' (dead)' if h['dead'] else ''}"
-                for h in m["halves"]
+                f"{data.TERRAIN_NAMES[h['terrain']]} {h['n']}{' (dead)' if h['dead'] else ''}" for h in m["halves"]
             )
         elif "c" in m:
             now = f"{m['c']} neighbours"
