@@ -82,9 +82,7 @@ class ConquestRules:
     def validate(self, state: State, seat: str, order: Order) -> None:
         checks.check(state, seat, order)
 
-    def resolve(
-        self, state: State, orders_by_seat: dict[str, Order], rng: random.Random
-    ) -> tuple[State, list[Event]]:
+    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: random.Random) -> tuple[State, list[Event]]:
         new = deep_copy(state)
         events: list[Event] = []
         for seat in self.owed(state):

@@ -12,11 +12,7 @@ from app.games.conquest.state import State, pool_total, territories_of, valid_se
 def _trade(state: State, seat: str, rng: Any) -> dict[str, Any]:
     cards = rng.choice(valid_sets(state["hands"][seat]))
     order: dict[str, Any] = {"type": "TRADE", "cards": list(cards)}
-    owned = [
-        D.CARD_TERRITORY[c]
-        for c in cards
-        if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat
-    ]
+    owned = [D.CARD_TERRITORY[c] for c in cards if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat]
     if owned and rng.random() < 0.5:
         order["bonus"] = rng.choice(owned)
     return order

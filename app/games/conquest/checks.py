@@ -45,9 +45,7 @@ def mobilisation_exit(state: State, seat: str) -> None:
     if pool_total(state) > 0:
         g = state["pools"].get("G", 0)
         r = pool_total(state) - g
-        raise IllegalOrder(
-            f"Place your remaining {pool_total(state)} armies first ({g} general, {r} restricted)."
-        )
+        raise IllegalOrder(f"Place your remaining {pool_total(state)} armies first ({g} general, {r} restricted).")
 
 
 def _no_round1(state: State) -> None:
@@ -162,9 +160,7 @@ def check_attack(state: State, seat: str, order: dict[str, Any]) -> None:
         bad = sorted(extra)[0]
     need = max(2, stop) if type(stop) is int else 2
     if state["armies"][a] < need:
-        raise IllegalOrder(
-            f"{tname(a)} needs at least {need} armies to attack (it has {state['armies'][a]})."
-        )
+        raise IllegalOrder(f"{tname(a)} needs at least {need} armies to attack (it has {state['armies'][a]}).")
     if bad:
         raise IllegalOrder(f"Bad option {bad}: REPEAT 1-99 or CONQUER, STOP >= 2, ADVANCE ASK, 1-3 or MAX.")
 

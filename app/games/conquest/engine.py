@@ -50,9 +50,7 @@ def check_victory(state: State, seat: str, events: Events) -> bool:
     if state["status"][seat] in ("ABANDONED", "ELIMINATED"):
         return False
     if in_field(state) == [seat]:
-        finish(
-            state, events, "last", [seat], f"{label(state, seat)} is the last commander in field and wins."
-        )
+        finish(state, events, "last", [seat], f"{label(state, seat)} is the last commander in field and wins.")
         return True
     if goal_met(state, seat):
         goal = state["objective"][seat]["goal"]
@@ -99,16 +97,10 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
     state["pools"]["G"] = state["pools"].get("G", 0) + value
     if bonus is None:
         bonus = next(
-            (
-                D.CARD_TERRITORY[c]
-                for c in cards
-                if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat
-            ),
+            (D.CARD_TERRITORY[c] for c in cards if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat),
             None,
         )
-    shown = ", ".join(
-        f"{c} ({D.NAME.get(D.CARD_TERRITORY[c] or '', 'joker')}, {D.CARD_SYMBOL[c]})" for c in cards
-    )
+    shown = ", ".join(f"{c} ({D.NAME.get(D.CARD_TERRITORY[c] or '', 'joker')}, {D.CARD_SYMBOL[c]})" for c in cards)
     extra = ""
     if bonus:
         state["armies"][bonus] += 2
@@ -153,11 +145,7 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
     colour = state["colour"][loser]
     for s in state["order"]:
         obj = state["objective"].get(s)
-        if (
-            obj
-            and state["status"][s] != "ELIMINATED"
-            and D.OBJECTIVES.get(obj["goal"], {}).get("destroy") == colour
-        ):
+        if obj and state["status"][s] != "ELIMINATED" and D.OBJECTIVES.get(obj["goal"], {}).get("destroy") == colour:
             if s == winner and state["status"][s] != "ABANDONED":
                 finish(
                     state,
@@ -171,8 +159,7 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
                 obj["goal"], obj["converted"] = "O7", True
                 say(
                     events,
-                    f"Your target {colour} was destroyed by another; your objective is now "
-                    "to control 24 territories.",
+                    f"Your target {colour} was destroyed by another; your objective is now to control 24 territories.",
                     [s],
                 )
     if check_victory(state, winner, events):

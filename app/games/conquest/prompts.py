@@ -17,12 +17,7 @@ def _tl(state: State, t: str) -> str:
 
 def attack_pairs(state: State, seat: str) -> list[list[str]]:
     """Legal (origin, target) pairs: own origin with 2+ armies, enemy neighbour."""
-    return [
-        [a, b]
-        for a in territories_of(state, seat)
-        if state["armies"][a] >= 2
-        for b in enemy_neighbours(state, a)
-    ]
+    return [[a, b] for a in territories_of(state, seat) if state["armies"][a] >= 2 for b in enemy_neighbours(state, a)]
 
 
 def move_pairs(state: State, seat: str) -> list[list[str]]:
@@ -96,9 +91,7 @@ def attack_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, An
                 "name": "pair",
                 "label": "From -> target",
                 "type": "choice",
-                "choices": [
-                    {"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs
-                ],
+                "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs],
             },
             {
                 "name": "repeat",
@@ -124,9 +117,7 @@ def move_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]
                 "name": "pair",
                 "label": "From -> to",
                 "type": "choice",
-                "choices": [
-                    {"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs
-                ],
+                "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs],
             },
             {"name": "count", "label": "Armies", "type": "int", "min": 1, "max": top},
         ],
@@ -174,9 +165,7 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
                 {
                     "label": "Advance",
                     "base": {"type": "ADVANCE"},
-                    "fields": [
-                        {"name": "count", "label": "Armies in all", "type": "int", "min": 1, "max": p["d"]}
-                    ],
+                    "fields": [{"name": "count", "label": "Armies in all", "type": "int", "min": 1, "max": p["d"]}],
                 },
                 ABANDON_FORM,
             ],

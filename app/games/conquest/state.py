@@ -94,11 +94,7 @@ def is_robot(state: State, seat: str) -> bool:
 
 def active_humans(state: State) -> list[str]:
     """Human seats in field and not abandoned (D15)."""
-    return [
-        s
-        for s in state["order"]
-        if state["kind"][s] == "human" and state["status"][s] in ("ACTIVE", "FULL_AUTO")
-    ]
+    return [s for s in state["order"] if state["kind"][s] == "human" and state["status"][s] in ("ACTIVE", "FULL_AUTO")]
 
 
 def pool_total(state: State) -> int:

@@ -11,11 +11,11 @@ from typing import Any
 
 from app.games.conquest import data as D
 
-W, H = 1300, 690
+W, H = 1300, 704
 BW, BH = 104, 58
 _X = 36  # left margin for the routes that leave the board
-_TOP = [90, 175, 260, 345]
-_BOT = [455, 540, 625]
+_TOP = [104, 189, 274, 359]
+_BOT = [469, 554, 639]
 _RAW: dict[str, tuple[int, int]] = {
     "ALA": (62, _TOP[0]),
     "WCA": (172, _TOP[0]),
@@ -63,11 +63,13 @@ _RAW: dict[str, tuple[int, int]] = {
 #: Box centres (x, y) per territory, theatre by theatre.
 POS: dict[str, tuple[int, int]] = {t: (x + _X, y) for t, (x, y) in _RAW.items()}
 #: Curved links: perpendicular bend of the control point, in board units.
-BEND: dict[frozenset[str], int] = {frozenset(("ICE", "LEN")): -104, frozenset(("BUR", "NCH")): -30}
+BEND: dict[frozenset[str], int] = {frozenset(("BUR", "NCH")): -30}
 #: Links drawn as two stubs that leave the board at the left and right edges.
 STUBS = {frozenset(("ALA", "JAP")), frozenset(("WUS", "HAW"))}
-#: The Hawaii - New Guinea edge route runs along the right margin.
+#: Hawaii - New Guinea leaves the board at the top and comes back at the bottom.
 MARGIN_ROUTES = {frozenset(("HAW", "NGU"))}
+#: Iceland - Leningrad runs in the channel between the panel titles and the top row.
+CHANNEL_Y = 68
 SHORT = {
     "WCA": "W. Canada",
     "ECA": "E. Canada",
@@ -86,12 +88,12 @@ SHORT = {
     "LEN": "Leningrad",
 }
 _PANELS = {
-    "AM": (6, 40, 228, 378),
-    "WE": (244, 40, 466, 378),
-    "EF": (474, 40, 806, 292),
-    "AME": (194, 405, 746, 658),
-    "CBI": (806, 210, 1032, 574),
-    "PAC": (1034, 40, 1258, 658),
+    "AM": (6, 40, 228, 392),
+    "WE": (244, 40, 466, 392),
+    "EF": (474, 40, 806, 306),
+    "AME": (194, 419, 746, 672),
+    "CBI": (806, 224, 1032, 588),
+    "PAC": (1034, 40, 1258, 672),
 }
 #: Theatre panels: (x0, y0, x1, y1) in board units.
 PANELS = {h: (a + _X, b, c + _X, d) for h, (a, b, c, d) in _PANELS.items()}
@@ -135,14 +137,25 @@ def _link(a: str, b: str, kind: str) -> str:
         left, right = (a, b) if x1 < x2 else (b, a)
         (lx, ly), (rx, ry) = POS[left], POS[right]
         mark = "\u2248" if kind == "edge" else "~"
+        # A label that the box itself would hide goes just below the box.
+        label_y = ry - 5 if rx + BW // 2 < W - 45 else ry + BH // 2 + 13
         return (
             f'<path d="M{lx} {ly} L0 {ly}" {style}/><path d="M{rx} {ry} L{W} {ry}" {style}/>'
             f'<text x="3" y="{ly - 5}" font-size="11">{mark}{right}</text>'
-            f'<text x="{W - 3}" y="{ry - 5}" font-size="11" text-anchor="end">{mark}{left}</text>'
+            f'<text x="{W - 3}" y="{label_y}" font-size="11" text-anchor="end">{mark}{left}</text>'
         )
     if frozenset((a, b)) in MARGIN_ROUTES:
-        edge = W - 10
-        return f'<path d="M{x1} {y1} L{edge} {y1} L{edge} {y2} L{x2} {y2}" {style}/>'
+        # Up from the northern end and down from the southern one, across the map edge.
+        (nx, ny), (sx, sy) = sorted([(x1, y1), (x2, y2)], key=lambda p: p[1])
+        north, south = (a, b) if y1 < y2 else (b, a)
+        return (
+            f'<path d="M{nx} {ny} L{nx} 0" {style}/><path d="M{sx} {sy} L{sx} {H}" {style}/>'
+            f'<text x="{nx + 4}" y="12" font-size="11">\u2248{south}</text>'
+            f'<text x="{sx + 4}" y="{H - 3}" font-size="11">\u2248{north}</text>'
+        )
+    if frozenset((a, b)) == frozenset(("ICE", "LEN")):
+        c = CHANNEL_Y
+        return f'<path d="M{x1} {y1} L{x1} {c} L{x2} {c} L{x2} {y2}" {style}/>'
     bend = BEND.get(frozenset((a, b)), 0)
     if bend:
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
@@ -165,8 +178,7 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
         f'<g class="t t-{t}"><title>{escape(D.NAME[t])}: {escape(str(owner))} ({colour}), '
         f"{info.get('armies', 0)} armies</title>",
         f'<rect x="{x0}" y="{y0}" width="{BW}" height="{BH}" rx="6" fill="url(#pat-{colour})"{edge}/>',
-        f'<rect x="{x0 + 7}" y="{y0 + 6}" width="{BW - 14}" height="{BH - 12}" rx="4" fill="#fff" '
-        'fill-opacity=".92"/>',
+        f'<rect x="{x0 + 7}" y="{y0 + 6}" width="{BW - 14}" height="{BH - 12}" rx="4" fill="#fff" fill-opacity=".92"/>',
         f'<text x="{x0 + 11}" y="{y0 + 21}" font-size="15" font-weight="bold">{t}</text>',
         f'<rect x="{x0 + BW - 31}" y="{y0 + 8}" width="20" height="17" rx="3" fill="{fill}" stroke="#000" '
         'stroke-width=".8"/>',
@@ -181,9 +193,7 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
         parts.append(f'<path d="M{tx + i * 15} {y0 + 49} h12 v-5 h-3 v-3 h-6 v3 h-3 z" fill="#222"/>')
     after = tx + shown * 15
     more = f"\u00d7{n_tanks} + " if n_tanks > 3 else ("+ " if n_tanks else "")
-    parts.append(
-        f'<text x="{after + 2}" y="{y0 + 50}" font-size="16" font-weight="bold">{more}{units}</text>'
-    )
+    parts.append(f'<text x="{after + 2}" y="{y0 + 50}" font-size="16" font-weight="bold">{more}{units}</text>')
     parts.append("</g>")
     return "".join(parts)
 
