@@ -136,6 +136,7 @@ def resolve_diplomacy(state: State) -> Events:
             else:
                 events.append(ev(f"Pact {p['id']} was declined by {name(state, p['to'])}.",
                                  [proposer, p["to"]]))
+    state["offers"], state["pact_props"], state["answers"] = [], [], {}
     state["phase"] = "T4"
     return events
 
