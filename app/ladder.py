@@ -1,23 +1,52 @@
-"""What happens when seats miss a deadline.
+"""What happens when seats miss a deadline: the missed-deadline ladder.
 
-The plain rule: the game's default order for every missing seat.  Leagues add
-rungs before that (excused extensions) and after it (civil disorder, a
-replacement player).
+1. A seat with excused extensions left (league setting, per player per game)
+   makes the step wait ``extension_hours`` once more; everyone is told.
+2. Otherwise the game's default order is used for the seat.
+3. After ``civil_disorder_after`` missed deadlines in a row the seat falls into
+   civil disorder: at later deadlines the game's auto-command (its AI, else a
+   random legal order) plays it, until the player sends an order again.
+4. The GM may then hand the seat to a replacement player (``turns.replace_player``).
+
+Games outside a league have no extensions: default orders, and civil disorder
+after 3 missed deadlines in a row.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from app.models import Game
+from app.models import Event, Game, League, Seat
+
+PLAIN_CIVIL_DISORDER_AFTER = 3
+
+
+def _league(session: Session, game: Game) -> League | None:
+    return session.get(League, game.league_id) if game.league_id else None
 
 
 def on_missed(session: Session, game: Game, missing: list[str], now: datetime) -> datetime | None:
-    """Called when the deadline passed with ``missing`` seats silent.
+    """Return a new deadline to make the step wait (an excused extension), or None."""
+    league = _league(session, game)
+    if league is None or league.max_extensions <= 0:
+        return None
+    seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+    excused = [s for s in seats if s.seat in missing and s.player_id and not s.civil_disorder
+               and s.extensions_used < league.max_extensions]
+    if not excused:
+        return None
+    for seat in excused:
+        seat.extensions_used += 1
+        session.add(seat)
+        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+                          text=f"{seat.seat} has not ordered yet and takes an excused extension "
+                               f"({seat.extensions_used} of {league.max_extensions}): the step waits "
+                               f"{league.extension_hours:g} hours more."))
+    return now + timedelta(hours=league.extension_hours)
 
-    Return a new deadline to make the step wait (an excused extension), or
-    None to resolve now with default orders.
-    """
-    return None
+
+def civil_disorder_after(session: Session, game: Game) -> int:
+    league = _league(session, game)
+    return league.civil_disorder_after if league else PLAIN_CIVIL_DISORDER_AFTER

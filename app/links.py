@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from app.models import Game, Seat
+from app.models import Game, Player, Seat
 from app.tokens import derive_token, hash_token, new_salt
 
 
@@ -50,3 +50,12 @@ def issue_gm_token(game: Game) -> str:
 
 def gm_link(game: Game) -> str:
     return f"{base_url()}/gm/{gm_token(game)}"
+
+
+def prefs_token(player: Player) -> str:
+    return derive_token(_key(), "prefs", player.id or 0, player.prefs_salt)
+
+
+def prefs_link(player: Player) -> str:
+    """The player's own settings page: time zone, digest, unsubscribe, absences, calendar."""
+    return f"{base_url()}/me/{prefs_token(player)}"

@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from app.db import get_engine, write_session
 from app.models import OutboxMail, Report, Seat, utcnow
-from app.tokens import LINK_PLACEHOLDER
+from app.tokens import LINK_PLACEHOLDER, PREFS_PLACEHOLDER
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +87,16 @@ def order_link(session: Session, mail: OutboxMail) -> str:
     return seat_link(seat) if seat is not None and seat.token_hash else ""
 
 
-def fill_link(body: str, link: str) -> str:
-    return body.replace(LINK_PLACEHOLDER, link)
+def fill_link(body: str, link: str, prefs: str = "") -> str:
+    return body.replace(LINK_PLACEHOLDER, link).replace(PREFS_PLACEHOLDER, prefs)
+
+
+def prefs_link_for(session: Session, address: str) -> str:
+    from app.links import prefs_link
+    from app.models import Player
+
+    player = session.exec(select(Player).where(Player.email == address)).first()
+    return prefs_link(player) if player is not None else ""
 
 
 def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) -> EmailMessage:
@@ -109,9 +117,12 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     if mail.references:
         msg["In-Reply-To"] = mail.references
         msg["References"] = mail.references
-    msg.set_content(fill_link(mail.text, link))
+    prefs = prefs_link_for(session, mail.to_addr)
+    if prefs:
+        msg["List-Unsubscribe"] = f"<{prefs}>"
+    msg.set_content(fill_link(mail.text, link, prefs))
     if mail.html:
-        msg.add_alternative(fill_link(mail.html, link), subtype="html")
+        msg.add_alternative(fill_link(mail.html, link, prefs), subtype="html")
     if with_pdf and mail.report_id is not None:
         from app.reports import render_pdf
 

@@ -82,14 +82,20 @@ def _report_and_mail(
         existing = Report(game_id=game.id, step_no=game.step_no, seat=seat.seat, context=ctx, created_at=now)
         session.add(existing)
         session.flush()
+    optional = kind == "turn" and not ctx["prompt"]  # nothing owed: news only
+    if optional and not player.optional_mail:
+        return  # unsubscribed from news; the report stays on the player's page
     subject = render_template("mail/subject.txt", ctx=ctx, kind=kind).strip()
     text = render_template("mail/turn.txt", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
     html = render_template("mail/turn.html", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
-    queue_mail(
+    row = queue_mail(
         session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=kind,
         to_addr=player.email, subject=subject, text=text, html=html, report_id=existing.id,
         thread=f"g{game.id}.{seat.seat}", now=now,
     )
+    if optional and player.digest and row.status == "pending":
+        row.status = "digest"  # held for the daily digest
+        session.add(row)
 
 
 def game_started(session: Session, game: Game, rules: Rules, now: datetime) -> None:
@@ -101,6 +107,18 @@ def turn_reports(session: Session, game: Game, rules: Rules, seats: list[Seat], 
     kind = "end" if game.status == "finished" else "turn"
     for seat, player in _seat_players(session, game):
         _report_and_mail(session, game, rules, seat, player, kind, now)
+
+
+def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, player: Player,
+                     now: datetime) -> None:
+    """The invitation of a replacement player (a mail identity of its own per link version)."""
+    ctx = report_context(session, game, rules, seat, player, now)
+    kind = f"handover{seat.token_version}"
+    text = render_template("mail/turn.txt", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
+    html = render_template("mail/turn.html", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
+    queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=kind, to_addr=player.email,
+               subject=f"[{game.title} #{game.id}] you take over {seat.seat}", text=text, html=html,
+               report_id=None, thread=f"g{game.id}.{seat.seat}.v{seat.token_version}", now=now)
 
 
 def game_crashed(session: Session, game: Game) -> None:

@@ -15,6 +15,7 @@ import hmac
 import secrets
 
 LINK_PLACEHOLDER = "%%ORDER_LINK%%"
+PREFS_PLACEHOLDER = "%%PREFS_LINK%%"
 
 
 def new_salt() -> str:

@@ -23,9 +23,9 @@ from app.db import is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import Order as OrderData
 from app.games.base import Rules, step_rng
-from app.models import Event, Game, Order, Player, Seat, Step, iso, utcnow
+from app.models import Event, Game, GmAction, Order, Player, Seat, Step, iso, utcnow
 from app.links import issue_gm_token, issue_seat_token
-from app.tokens import new_seed, seed_hash
+from app.tokens import new_salt, new_seed, seed_hash
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ def get_or_create_player(session: Session, email: str) -> Player:
     email = email.strip()
     player = session.exec(select(Player).where(Player.email == email)).first()
     if player is None:
-        player = Player(email=email, name=email.split("@")[0])
+        player = Player(email=email, name=email.split("@")[0], prefs_salt=new_salt())
         session.add(player)
         session.flush()
     return player
@@ -71,6 +71,8 @@ def create_game(
     bots: bool = False,
     gm_email: str = "",
     resolve_early: bool = True,
+    policy: dict[str, Any] | None = None,
+    league_id: int | None = None,
     now: datetime | None = None,
 ) -> NewGame:
     """Open a game: seats, secret seed, first step, invitation mails.
@@ -92,6 +94,7 @@ def create_game(
     game = Game(
         slug=slug, title=rules.title, options=opts, seed=seed, seed_hash=seed_hash(seed),
         hours=hours, resolve_early=resolve_early, gm_email=gm_email, created_at=now,
+        policy=deadlines.check_policy(dict(policy or {})), league_id=league_id,
     )
     session.add(game)
     session.flush()
@@ -120,6 +123,27 @@ def rotate_link(session: Session, game: Game, seat_id: str) -> str:
     seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).one()
     token = issue_seat_token(seat)
     session.add(seat)
+    return token
+
+
+def replace_player(session: Session, game: Game, seat_id: str, email: str, now: datetime | None = None) -> str:
+    """Hand a seat to a new player: fresh link (the old one dies), ladder reset, invitation mail."""
+    now = now or utcnow()
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).first()
+    if seat is None or seat.is_robot:
+        raise ValueError(f"no seat {seat_id!r} for a player in this game")
+    player = get_or_create_player(session, email)
+    seat.player_id = player.id
+    seat.is_bot = False
+    seat.missed = seat.extensions_used = 0
+    seat.civil_disorder = False
+    token = issue_seat_token(seat)
+    session.add(seat)
+    session.add(GmAction(game_id=game.id, action="replace", detail=f"{seat_id} -> {email}", created_at=now))
+    session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+                      text=f"A new player takes over {seat_id}."))
+    session.flush()
+    notify.seat_handed_over(session, game, get_rules(game.slug), seat, player, now)
     return token
 
 
@@ -166,7 +190,9 @@ def submit_order(
     row = Order(game_id=game.id, step_no=game.step_no, seat=seat.seat, order=order, text=text,
                 source=source, submitted_at=now)
     session.add(row)
-    seat.missed = 0 if source in ("web", "mail") else seat.missed
+    if source in ("web", "mail"):  # the player is here: the ladder starts again
+        seat.missed = 0
+        seat.civil_disorder = False
     session.add(seat)
     session.flush()
     _update_all_in(session, game)
@@ -261,13 +287,26 @@ def resolve_step(
     if not missing and not (early or overdue or force):
         return None
     seats = {s.seat: s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    cd_after = ladder.civil_disorder_after(session, game)
     for seat_id in missing:
-        order = rules.default_order(state, seat_id, step_rng(game.seed, step_no, f"default:{seat_id}"))
+        seat = seats[seat_id]
+        if seat.civil_disorder:  # auto-command plays the seat
+            play = getattr(rules, "ai_order", None) or rules.random_order
+            order = play(state, seat_id, step_rng(game.seed, step_no, f"bot:{seat_id}"))
+            source = "auto"
+        else:
+            order = rules.default_order(state, seat_id, step_rng(game.seed, step_no, f"default:{seat_id}"))
+            source = "default"
         orders[seat_id] = order
         session.add(Order(game_id=game.id, step_no=step_no, seat=seat_id, order=order,
-                          text=rules.format(order), source="default", submitted_at=now))
-        seats[seat_id].missed += 1
-        session.add(seats[seat_id])
+                          text=rules.format(order), source=source, submitted_at=now))
+        seat.missed += 1
+        if seat.player_id and not seat.civil_disorder and seat.missed >= cd_after:
+            seat.civil_disorder = True
+            session.add(Event(game_id=game.id, step_no=step_no, seq=-1, to=None, created_at=now,
+                              text=f"{seat_id} missed {seat.missed} deadlines in a row: auto-command plays "
+                                   f"the seat until its player sends an order again."))
+        session.add(seat)
     _checkpoint("before_resolve")
     new_state, events = rules.resolve(state, orders, step_rng(game.seed, step_no))
     _checkpoint("after_resolve")

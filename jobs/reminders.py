@@ -1,10 +1,118 @@
-"""Reminders before deadlines (filled in by the leagues feature)."""
+"""Reminders before deadlines, and the daily digest of optional mail.
+
+One reminder per (step, seat, threshold): a unique row claims it before the
+mail is queued, so two ticks at once never send it twice.  Seats that have
+already answered get none.  Thresholds (default 24 h and 2 h before the
+deadline) shrink for short steps: only those at most half the step's length
+are used, and a step shorter than twice the smallest gets one reminder at a
+quarter of its length.
+"""
 
 from __future__ import annotations
 
-from flask import Flask
+import logging
+from datetime import datetime, timedelta
+
+from flask import Flask, render_template
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from app.db import get_engine, write_session
+from app.games import get_rules
+from app.mail import queue_mail
+from app.models import Game, OutboxMail, Player, Reminder, Seat, Step, iso, utcnow
+from app.notify import report_context
+from app.tokens import LINK_PLACEHOLDER
+
+log = logging.getLogger(__name__)
+DEFAULT_MINUTES = (24 * 60, 120)
 
 
-def run(app: Flask) -> int:
-    """Send the reminders that are due; how many were queued."""
-    return 0
+def thresholds(length: timedelta, minutes: tuple[int, ...] = DEFAULT_MINUTES) -> list[int]:
+    """Reminder thresholds (minutes before the deadline) for a step of this length."""
+    total = length.total_seconds() / 60
+    chosen = sorted((m for m in minutes if m <= total / 2), reverse=True)
+    if not chosen and total >= 4:
+        chosen = [max(1, int(total / 4))]
+    return chosen
+
+
+def due(session: Session, now: datetime, minutes: tuple[int, ...]) -> list[tuple[Game, Seat, int]]:
+    """(game, seat, threshold) of every reminder that should go out now."""
+    out = []
+    games = session.exec(select(Game).where(Game.status == "running", Game.deadline > now)).all()
+    for game in games:
+        step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == game.step_no)).first()
+        if step is None or game.deadline is None:
+            continue
+        from app.turns import current_orders
+
+        have = current_orders(session, game.id, game.step_no)
+        seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+        first = game.deadline - step.opened_at
+        for seat in seats:
+            if seat.seat not in game.owed or seat.seat in have or not seat.player_id or seat.is_bot:
+                continue
+            reached = [m for m in thresholds(first, minutes) if now >= game.deadline - timedelta(minutes=m)]
+            if reached:
+                out.append((game, seat, min(reached)))
+    return out
+
+
+def run(app: Flask, now: datetime | None = None) -> int:
+    """Queue the reminders that are due; how many were queued."""
+    now = now or utcnow()
+    minutes = tuple(app.config.get("REMINDER_MINUTES") or DEFAULT_MINUTES)
+    engine = get_engine(app)
+    sent = 0
+    with app.app_context():
+        with Session(engine) as session:
+            todo = [(g.id, s.id, m) for g, s, m in due(session, now, minutes)]
+        for game_id, seat_pk, threshold in todo:
+            try:
+                with write_session(engine) as session:
+                    game = session.get(Game, game_id)
+                    seat = session.get(Seat, seat_pk)
+                    session.add(Reminder(game_id=game.id, step_no=game.step_no, seat=seat.seat, minutes=threshold,
+                                         sent_at=now))
+                    session.flush()  # the unique key claims this reminder
+                    _queue(session, game, seat, threshold, now)
+                    sent += 1
+            except IntegrityError:
+                continue  # another tick got there first
+    return sent
+
+
+def _queue(session: Session, game: Game, seat: Seat, threshold: int, now: datetime) -> None:
+    player = session.get(Player, seat.player_id)
+    if player is None or player.bounced:
+        return
+    ctx = report_context(session, game, get_rules(game.slug), seat, player, now)
+    left = game.deadline - now if game.deadline else timedelta(0)
+    hours = max(1, round(left.total_seconds() / 3600))
+    text = render_template("mail/reminder.txt", ctx=ctx, link=LINK_PLACEHOLDER, hours=hours)
+    queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=f"remind{threshold}",
+               to_addr=player.email, subject=f"[{game.title} #{game.id}] {seat.seat}: reminder, orders due in "
+               f"about {hours} h", text=text, html="", report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
+
+
+def send_digests(app: Flask, now: datetime | None = None) -> int:
+    """Gather each player's held optional mail into one digest mail; how many digests."""
+    now = now or utcnow()
+    engine = get_engine(app)
+    made = 0
+    with app.app_context(), write_session(engine) as session:
+        held = session.exec(select(OutboxMail).where(OutboxMail.status == "digest").order_by(OutboxMail.id)).all()
+        by_addr: dict[str, list[OutboxMail]] = {}
+        for mail in held:
+            by_addr.setdefault(mail.to_addr, []).append(mail)
+        for addr, mails in by_addr.items():
+            text = render_template("mail/digest.txt", mails=mails, now=iso(now))
+            queue_mail(session, game_id=None, step_no=0, seat="", kind=f"digest-{now:%Y%m%d}", to_addr=addr,
+                       subject=f"Your daily game digest ({len(mails)} updates)", text=text, html="",
+                       report_id=None, thread=f"digest.{addr.replace('@', '.')}", now=now)
+            for mail in mails:
+                mail.status = "digested"
+                session.add(mail)
+            made += 1
+    return made

@@ -1,0 +1,1 @@
+"""Correspondence leagues: members, seasons of paired rounds, standings and ratings."""
