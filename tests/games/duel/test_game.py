@@ -79,9 +79,7 @@ def test_validation_messages_and_codes():
         with pytest.raises(PlacementError) as exc:
             RULES.validate(state, "RED", bad)
         assert exc.value.code == code
-    with pytest.raises(
-        PlacementError, match=r"Your N edge is forest but the S edge of L25 at \(0,0\) is rail"
-    ):
+    with pytest.raises(PlacementError, match=r"Your N edge is forest but the S edge of L25 at \(0,0\) is rail"):
         RULES.validate(state, "RED", order("L07", 0, 1, 0))
     RULES.validate(state, "RED", order("L07", 1, 0, 0, turn=9))
     RULES.validate(state, "RED", {"type": "PLACE", "tile": "l07", "q": 1, "r": 0, "rotation": "2"})
@@ -184,9 +182,7 @@ def test_board_svg_is_one_wellformed_svg_with_both_areas():
 
 def _env():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
-    env.globals["game_svg"] = lambda slug, view, seat: jinja2.utils.markupsafe.Markup(
-        RULES.board_svg(view, seat)
-    )
+    env.globals["game_svg"] = lambda slug, view, seat: jinja2.utils.markupsafe.Markup(RULES.board_svg(view, seat))
     return env
 
 
@@ -197,10 +193,7 @@ def test_templates_render_board_private_and_form():
     board = env.get_template("games/duel/board.html").render(view=view, seat="RED")
     assert board.startswith('<div class="g-duel">') and "<svg" in board and "Task subtotal" in board
     assert (
-        env.get_template("games/duel/private.html")
-        .render(view=RULES.view(game.state, None), seat=None)
-        .strip()
-        == ""
+        env.get_template("games/duel/private.html").render(view=RULES.view(game.state, None), seat=None).strip() == ""
     )
     private = env.get_template("games/duel/private.html").render(view=view, seat="RED")
     assert "Your choices" in private
@@ -248,3 +241,35 @@ def test_random_and_greedy_games_keep_areas_connected_and_lines_matched():
         assert seen == set(grid)
     area = game.state["areas"]["RED"]
     assert len(area["cells"]) + len(area["passed"]) == game.state["turn"] - 1  # ended at the reveal
+
+
+def test_turn_field_may_be_text():
+    state = game_with(build("L25@(0,0)/0"), None, "L07", turn=9)
+    RULES.validate(state, "RED", order("L07", 1, 0, 0, turn="T9"))
+    with pytest.raises(PlacementError) as exc:
+        RULES.validate(state, "RED", order("L07", 1, 0, 0, turn="8"))
+    assert exc.value.code == "E_TURN_CLOSED"
+
+
+def test_garbage_orders_only_raise_illegal_order():
+    from hypothesis import given, settings
+    from hypothesis import strategies as hs
+
+    scalars = hs.one_of(hs.none(), hs.booleans(), hs.integers(), hs.text(max_size=6), hs.floats())
+    values = hs.one_of(scalars, hs.lists(scalars, max_size=3), hs.dictionaries(hs.text(max_size=3), scalars))
+    keys = hs.sampled_from(["type", "tile", "position", "q", "r", "rotation", "turn", "auto", "x"])
+    orders = hs.one_of(
+        values,
+        hs.dictionaries(keys, hs.one_of(values, hs.sampled_from(["PLACE", "PASS", "L25", "0,1", "1,0", "3"]))),
+    )
+    state = game_with(build("L07@(0,0)/0"), None, "L25")
+
+    @settings(max_examples=150, deadline=None)
+    @given(orders)
+    def check(o):
+        try:
+            RULES.validate(state, "RED", o)
+        except IllegalOrder:
+            pass
+
+    check()
