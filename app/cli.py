@@ -163,3 +163,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(restore_command)
 
     app.cli.add_command(jobs_cli)
+    from app.verify import verify_command
+    app.cli.add_command(verify_command)
+    from app.mailin.cli import register as register_mailin
+    register_mailin(mail_cli)

@@ -24,6 +24,10 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(gm.bp)
     app.register_blueprint(dev.bp)
+    from app.web import verify
+    app.register_blueprint(verify.bp)
+    from app.web import limits
+    limits.init_app(app)
     app.after_request(_security_headers)
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
     app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)

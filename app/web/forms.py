@@ -14,6 +14,15 @@ from werkzeug.datastructures import MultiDict
 from app.games import IllegalOrder
 
 MAX_TEXT = 4000
+#: The longest order in a game's notation (the longest real order is far shorter).
+MAX_NOTATION = 4000
+#: The longest value of any one form field.
+MAX_FIELD = 4000
+
+
+def too_long_field(data: MultiDict) -> bool:
+    """Whether any submitted field value is longer than ``MAX_FIELD``."""
+    return any(len(v) > MAX_FIELD for _k, v in data.items(multi=True))
 
 
 def forms_of(prompt: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -23,7 +23,8 @@ from app.links import seat_link
 from app.models import Event, Game, Order, Player, Report, Seat, iso
 from app.notify import visible
 from app.tokens import hash_token, looks_like_token, sign
-from app.web.forms import order_from_form
+from app.verify import order_receipt
+from app.web.forms import MAX_NOTATION, order_from_form, too_long_field
 
 bp = Blueprint("play", __name__)
 
@@ -89,12 +90,18 @@ def page_context(game: Game, seat: Seat) -> dict[str, Any]:
         "view": rules.view(game.state, seat.seat),
         "prompt": game.owed.get(seat.seat) if game.status == "running" else None,
         "mine": mine, "mine_text": rules.format(mine.order) if mine else "",
+        "receipt": receipt_for(mine) if mine else "",
         "waiting_for": sorted(s for s in game.owed if s != seat.seat and s not in orders),
         "events": events, "outcome": rules.outcome(game.state),
         "deadline": iso(game.deadline),
         "csrf": csrf_token(seat), "last_report": last_report,
         "custom_form": _custom_form(game.slug),
     }
+
+
+def receipt_for(row: Order) -> str:
+    """The receipt of a stored order (what the player was shown when sending it)."""
+    return order_receipt(str(current_app.config["SECRET_KEY"]), row.id or 0, row.order)
 
 
 def _custom_form(slug: str) -> str | None:
@@ -127,6 +134,11 @@ def show(token: str) -> Response:
     game, seat = find_seat(token)
     notice = {"saved": "Your order is on file.", "resolved": "Your order was applied."}.get(
         request.args.get("done", ""), "")
+    sent = request.args.get("r", type=int)
+    if notice and sent:
+        row = get_session().get(Order, sent)
+        if row is not None and row.game_id == game.id and row.seat == seat.seat:
+            notice += f" Receipt: {receipt_for(row)}"
     return render_page(game, seat, notice=notice)
 
 
@@ -147,6 +159,10 @@ def submit(token: str) -> Response:
     except ValueError:
         step_no = -1
     rules = get_rules(game.slug)
+    if len(notation) > MAX_NOTATION or too_long_field(form):
+        keep["notation"] = notation[:MAX_NOTATION]
+        return render_page(game, seat, status=422, error="That order is too long: an order in the "
+                           f"notation has at most {MAX_NOTATION} characters. Nothing was stored.", **keep)
     prompt = game.owed.get(seat.seat)
     engine = get_engine()
     try:
@@ -165,7 +181,9 @@ def submit(token: str) -> Response:
                            "was not used. The page now shows what you owe now (if anything).", **keep)
     except IllegalOrder as exc:
         return render_page(game, seat, status=422, error=str(exc), **keep)
-    return redirect(f"/p/{token}?done={'resolved' if resolved else 'saved'}", code=303)
+    except ValueError as exc:  # a game's parser refusing text in its own words (not an IllegalOrder)
+        return render_page(game, seat, status=422, error=f"That order cannot be read: {exc}", **keep)
+    return redirect(f"/p/{token}?done={'resolved' if resolved else 'saved'}&r={_row.id}", code=303)
 
 
 @bp.route("/p/<token>/report.pdf", methods=["GET"])
@@ -196,5 +214,74 @@ def history(token: str) -> Response:
     mine = session.exec(
         select(Order).where(Order.game_id == game.id, Order.seat == seat.seat).order_by(Order.id)
     ).all()
-    return make_response(render_template("web/history.html", game=game, seat=seat, orders=mine,
-                                         token=token))
+    receipts = {row.id: receipt_for(row) for row in mine}
+    counts = {}
+    for row in mine:  # the last order of each step is the one that counts
+        counts[row.step_no] = row.id
+    resp = make_response(render_template("web/history.html", game=game, seat=seat, orders=mine,
+                                         token=token, receipts=receipts, counting=set(counts.values())))
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.route("/resend", methods=["GET", "HEAD", "POST"])
+def resend() -> Response:
+    """Lost your link? Enter your address: each running seat of it gets its link by mail.
+
+    The answer is the same whether or not the address plays (no address probing);
+    capped per seat (``RESEND_PER_DAY``) and per client address (rate limit).
+    """
+    from app.web.limits import get_limiter, resend_limit
+
+    if request.method != "POST":
+        return make_response(render_template("web/resend.html", sent=False, error=""))
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        abort(403)
+    email = (request.form.get("email") or "").strip()
+    if not email or len(email) > 254 or "@" not in email or any(c in email for c in "\r\n"):
+        return make_response(render_template("web/resend.html", sent=False,
+                                             error="Please enter the e-mail address you play with."), 422)
+    with get_limiter().limit(resend_limit, scope="resend"):
+        _queue_resends(email)
+    return make_response(render_template("web/resend.html", sent=True, error=""))
+
+
+def _queue_resends(email: str) -> int:
+    from datetime import timedelta
+
+    from app.db import write_session
+    from app.mail import queue_mail
+    from app.models import OutboxMail, utcnow
+    from app.tokens import LINK_PLACEHOLDER
+
+    now = utcnow()
+    cap = int(current_app.config["RESEND_PER_DAY"])
+    queued = 0
+    with write_session(get_engine()) as session:
+        player = session.exec(select(Player).where(Player.email == email)).first()
+        if player is None:
+            return 0
+        seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
+        for seat in seats:
+            game = session.get(Game, seat.game_id)
+            if game is None or game.status not in ("running", "paused") or not seat.token_hash:
+                continue
+            sent = session.exec(select(OutboxMail).where(
+                OutboxMail.game_id == game.id, OutboxMail.seat == seat.seat,
+                OutboxMail.kind.like("link%"))).all()  # type: ignore[attr-defined]
+            recent = [m for m in sent if _aware(m.created_at) > now - timedelta(days=1)]
+            if len(recent) >= cap:
+                continue
+            text = render_template("web/resend_mail.txt", game=game, seat=seat, link=LINK_PLACEHOLDER)
+            queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat,
+                       kind=f"link{len(sent) + 1}", to_addr=player.email,
+                       subject=f"[{game.title} #{game.id}] your personal link ({seat.seat})",
+                       text=text, html="", report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
+            queued += 1
+    return queued
+
+
+def _aware(moment: Any) -> Any:
+    from datetime import UTC
+
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

@@ -1,0 +1,67 @@
+"""Rate limits (Flask-Limiter): link guessing and link-resend requests.
+
+* Bad link lookups: a ``/p/<token>`` or ``/gm/<token>`` request that finds no
+  seat or game (404) counts against the client's address; past
+  ``RATELIMIT_BAD_TOKENS`` (default 20 per minute) every link lookup from that
+  address gets a 429 page for the rest of the window.  Valid lookups never
+  count, so players opening their own page are never slowed, and players at
+  other addresses are unaffected.
+* Link resend requests: ``RATELIMIT_RESEND`` per address (default 5 per hour),
+  on top of the per-player cap kept in the database (``RESEND_PER_DAY``).
+
+Counters live in ``RATELIMIT_STORAGE_URI``: ``memory://`` (the default) counts
+per process, which is right for the development server; with several gunicorn
+workers each worker would count on its own, so production sets a shared store
+(``redis://host:6379`` or ``memcached://host:11211``).  Behind a reverse proxy,
+the client address must come from the proxy (``ProxyFix``), else every player
+shares the proxy's address.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, render_template
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+EXTENSION = "pbem_limiter"
+
+
+def _is_not_found(resp: Response) -> bool:
+    return resp.status_code == 404
+
+
+def _bad_token_limit() -> str:
+    return str(current_app.config["RATELIMIT_BAD_TOKENS"])
+
+
+def resend_limit() -> str:
+    return str(current_app.config["RATELIMIT_RESEND"])
+
+
+def get_limiter(app: Flask | None = None) -> Limiter:
+    return (app or current_app).extensions[EXTENSION]
+
+
+def init_app(app: Flask) -> None:
+    from app.web import gm, play
+
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_BAD_TOKENS", "20 per minute")
+    app.config.setdefault("RATELIMIT_RESEND", "5 per hour")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.config.setdefault("RESEND_PER_DAY", 3)
+    limiter = Limiter(key_func=get_remote_address, app=app)
+    app.extensions[EXTENSION] = limiter
+    lookup = limiter.shared_limit(_bad_token_limit, scope="link-lookup", deduct_when=_is_not_found)
+    lookup(play.bp)
+    lookup(gm.bp)
+
+    @app.errorhandler(RateLimitExceeded)
+    def too_many(_e: RateLimitExceeded):  # type: ignore[no-untyped-def]
+        resp = current_app.make_response((render_template(
+            "web/message.html", title="Too many requests",
+            message="Too many requests came from your address in a short time (unknown links or "
+                    "link requests). Wait a few minutes and open your personal link again; "
+                    "nothing you sent before was lost."), 429))
+        resp.headers["Retry-After"] = "60"
+        return resp
