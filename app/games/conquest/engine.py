@@ -187,6 +187,15 @@ def do_roll(state: State, seat: str, a: str, b: str, rng: Any, events: Events) -
         f"attacker loses {lose_a}, defender loses {lose_d}.",
         dice={"attacker": att, "defender": dfn, "from": a, "to": b},
     )
+    state["last_roll"] = {
+        "seat": seat,
+        "from": a,
+        "to": b,
+        "attacker": att,
+        "defender": dfn,
+        "losses": [lose_a, lose_d],
+        "conquered": state["armies"][b] == 0,
+    }
     if state["armies"][b] > 0:
         check_victory(state, seat, events)
         return 0
@@ -318,7 +327,7 @@ def end_round(state: State, events: Events) -> None:
 
 def start_turn(state: State, events: Events) -> None:
     seat = state["current"]
-    state.update(phase="MOBILISATION", pending=None, moves_left=None, conquered=False, last_move_from=0)
+    state.update(phase="MOBILISATION", pending=None, moves_left=None, conquered=False, last_move_from=0, last_roll=None)
     state["pools"] = {}
     if check_victory(state, seat, events):
         return

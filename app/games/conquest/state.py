@@ -202,6 +202,7 @@ def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
         "moves_left": None,
         "conquered": False,
         "last_move_from": 0,
+        "last_roll": None,
         "auto_rounds": 0,
         "human_acted": False,
         "result": None,

@@ -204,8 +204,11 @@ def render(view: dict[str, Any], seat: str | None) -> str:
     terr = view.get("territories", {})
     highlight = set()
     pending = view.get("pending")
+    last = view.get("last_roll")
     if pending:
         highlight = {pending["from"], pending["to"]}
+    elif last:
+        highlight = {last["from"], last["to"]}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
         'font-family="DejaVu Sans, Arial, sans-serif" role="img" aria-label="WW2 Conquest map">',

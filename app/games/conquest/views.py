@@ -58,6 +58,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "phase": "ENDED" if over else state["phase"],
         "pools": dict(state["pools"]),
         "pending": state["pending"],
+        "last_roll": state.get("last_roll"),
         "moves_left": state["moves_left"],
         "territories": {t: {"owner": state["owner"][t], "armies": state["armies"][t]} for t in D.TERRITORIES},
         "commanders": commanders,

@@ -16,6 +16,8 @@ def test_t01_three_dice_each_ties_to_defender():
     assert (s2["armies"]["GER"], s2["armies"]["POL"]) == (4, 2)
     assert "2 6 3 against 1 5 3" in texts(ev)
     assert ev[0]["dice"] == {"attacker": [2, 6, 3], "defender": [1, 5, 3], "from": "GER", "to": "POL"}
+    roll = RULES.view(s2, None)["last_roll"]
+    assert roll["attacker"] == [2, 6, 3] and roll["losses"] == [1, 2] and not roll["conquered"]
 
 
 def test_t02_one_die_against_three_then_too_few_armies():

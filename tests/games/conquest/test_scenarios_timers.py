@@ -166,6 +166,8 @@ def test_t28_missed_deadline_in_mobilisation_trades_places_and_passes():
     assert s2["trades"] == 4 and s2["hands"][red] == ["c43"]
     assert sorted(s2["discard"]) == ["c1", "c2", "c3"]
     assert armies_of(s2, red) == before + 17 + 2
+    # 9.3: spearhead Western Canada (Alaska lies in the priority theatre), weak point Poland: 17 // 3 there.
+    assert (s2["armies"]["WCA"], s2["armies"]["POL"], s2["armies"]["GER"]) == (1 + 2 + 12, 1 + 5, 9)
     assert "+2 armies on Western Canada" in texts(ev)
     assert not any("attacks" in e["text"] for e in ev)
     assert s2["current"] != red and s2["timeouts"][red] == 1
