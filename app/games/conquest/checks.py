@@ -229,7 +229,7 @@ def check(state: State, seat: Any, order: Any) -> None:
     kind = order["type"]
     if kind not in TURN_ORDERS | SEAT_ORDERS:
         raise IllegalOrder(f"Cannot read order: unknown order {kind!r}.")
-    if seat not in state["status"]:
+    if not isinstance(seat, str) or seat not in state["status"]:
         raise IllegalOrder(f"Unknown seat {seat!r}.")
     status = state["status"][seat]
     if status == "ELIMINATED":

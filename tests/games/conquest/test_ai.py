@@ -9,9 +9,7 @@ from .helpers import Dice, play, scenario, seat
 
 
 def _west():
-    s = scenario(
-        players=2, owners={"FRA": "Red", "SPA": "Red", "GER": "Red"}, armies={"ITA": 5}, phase="MOBILISATION"
-    )
+    s = scenario(players=2, owners={"FRA": "Red", "SPA": "Red", "GER": "Red"}, armies={"ITA": 5}, phase="MOBILISATION")
     s["pools"] = {"G": 3}
     return s
 

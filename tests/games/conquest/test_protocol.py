@@ -73,9 +73,7 @@ def test_format_uses_names():
     assert RULES.format({"type": "MOVE", "pair": "UKR-CAU", "count": 2}) == "MOVE 2 Ukraine Caucasus"
 
 
-@pytest.mark.parametrize(
-    "text", ["ATTACK Atlantis Libya", "PLACE Moscow", "TRADE c1 c2", "ABANDON", "MOVE 2 GER"]
-)
+@pytest.mark.parametrize("text", ["ATTACK Atlantis Libya", "PLACE Moscow", "TRADE c1 c2", "ABANDON", "MOVE 2 GER"])
 def test_notation_rejects_unreadable(text):
     with pytest.raises(InvalidOrder):
         RULES.parse(text)
@@ -158,3 +156,32 @@ def test_domination_needs_all_42_territories():
     s["objective"] = {p: {"card": "WORLD", "goal": "WORLD", "converted": False} for p in s["order"]}
     s2, _ = play(s, "Red", "ATTACK GER POL", Dice(6, 1))
     assert RULES.outcome(s2)[0]["seat"] == red
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        None,
+        3,
+        "PLACE",
+        [],
+        {"type": "PLACE"},
+        {"type": "PLACE", "GER": "x"},
+        {"type": "PLACE", "XYZ": 1},
+        {"type": "ATTACK"},
+        {"type": "ATTACK", "pair": ["GER", "POL"]},
+        {"type": "MOVE", "pair": "GER-POL"},
+        {"type": "TRADE", "cards": "c1 c2 c3"},
+        {"type": "TRADE", "cards": [1, 2, 3]},
+        {"type": "ADVANCE"},
+        {"type": "ABANDON"},
+        {"type": "RESUME"},
+    ],
+)
+def test_garbage_orders_are_illegal_never_crashes(junk):
+    game = start(RULES, {"players": 3}, "junk")
+    on = game.state["current"]
+    with pytest.raises(IllegalOrder):
+        RULES.validate(game.state, on, junk)
+    with pytest.raises(IllegalOrder):
+        RULES.validate(game.state, ["P1"], {"type": "END_TURN"})

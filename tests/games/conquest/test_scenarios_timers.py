@@ -44,9 +44,7 @@ def test_t24_round_limit_armistice_most_territories_then_armies():
 
 
 def test_t25_armistice_when_the_last_active_human_abandons():
-    s = scenario(
-        players=4, current="Blue", phase="MOBILISATION", round_=7, rest=["Blue", "Olive", "Ochre", "Red"]
-    )
+    s = scenario(players=4, current="Blue", phase="MOBILISATION", round_=7, rest=["Blue", "Olive", "Ochre", "Red"])
     for colour in ["Olive", "Ochre"]:
         s["kind"][seat(s, colour)] = "ai"
     start_turn(s, [])

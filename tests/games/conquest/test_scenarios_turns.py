@@ -189,9 +189,7 @@ def test_t15_discard_reshuffled_when_drawing_from_empty_pile():
 def test_t21_objective_converted_by_another_wins_at_next_turn_start():
     owners = {t: "Red" for t in D.TERRITORIES[:27]}
     owners.update({"GER": "Olive", "POL": "Blue"})
-    s = scenario(
-        players=4, owners=owners, armies={"GER": 9, "POL": 1}, current="Olive", rest=["Olive", "Ochre"]
-    )
+    s = scenario(players=4, owners=owners, armies={"GER": 9, "POL": 1}, current="Olive", rest=["Olive", "Ochre"])
     red, blue = seat(s, "Red"), seat(s, "Blue")
     assert sum(1 for t in D.TERRITORIES if s["owner"][t] == red) >= 24
     s["objective"][red] = {"card": "O11", "goal": "O11", "converted": False}

@@ -36,12 +36,7 @@ def test_private_fragment_shows_own_hand_and_objective_only(env, games):
     assert "Objective" in html and view["me"]["objective"]["card"] in html
     for card in state["hands"][seat]:
         assert card in html
-    assert (
-        env.get_template("games/conquest/private.html")
-        .render(view=RULES.view(state, None), seat=None)
-        .strip()
-        == ""
-    )
+    assert env.get_template("games/conquest/private.html").render(view=RULES.view(state, None), seat=None).strip() == ""
 
 
 def test_board_fragment_for_spectator_and_after_the_end(env, games):
