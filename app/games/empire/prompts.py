@@ -50,8 +50,8 @@ def _propose(state: State, seat: str) -> tuple[str, str, list[dict[str, Any]]]:
     fields: list[dict[str, Any]] = [
         {"name": f"offer{i}", "label": f"Offer {i}: GIVE n R GET m R [TO player]", "type": "text",
          "required": False} for i in (1, 2, 3)]
-    fields.append({"name": "pact", "label": "Pact proposal", "type": "choice", "required": False,
-                   "choices": [_choice("", "no pact")] + pacts})
+    fields.append({"name": "pact", "label": "Pact proposal (none: no pact)", "type": "choice",
+                   "required": False, "choices": pacts})
     ex = "OFFER GIVE 1 FOOD GET 1 WOOD"
     if controlled(state, seat) and _others(state, seat):
         ex += f"; PACT {_others(state, seat)[0]} PROVINCE {controlled(state, seat)[0]}"
@@ -66,14 +66,14 @@ def _answer(state: State, seat: str) -> tuple[str, str, list[dict[str, Any]]]:
     for o in offers:
         desc = (f"{o['id']} from {name(state, o['from'])}: they give {o['give_n']} {o['give']}, "
                 f"you give {o['get_n']} {o['get']}")
-        fields.append({"name": f"answer_{o['id']}", "label": desc, "type": "choice", "required": False,
-                       "choices": [_choice("", "decline (no answer)"),
-                                   _choice(f"ACCEPT OFFER {o['id']}", "accept"),
+        fields.append({"name": f"answer_{o['id']}", "label": desc + " (none: declined)", "type": "choice",
+                       "required": False,
+                       "choices": [_choice(f"ACCEPT OFFER {o['id']}", "accept"),
                                    _choice(f"DECLINE OFFER {o['id']}", "decline")]})
     for p in pacts:
         desc = (f"{p['id']} from {name(state, p['from'])}: protects their "
-                f"{data.province_label(p['province'])}; name one of yours")
-        choices = [_choice("", "decline (no answer)"), _choice(f"DECLINE PACT {p['id']}", "decline")]
+                f"{data.province_label(p['province'])}; name one of yours (none: declined)")
+        choices = [_choice(f"DECLINE PACT {p['id']}", "decline")]
         choices += [_choice(f"ACCEPT PACT {p['id']} PROVINCE {q}", f"accept, protecting "
                             f"{data.province_label(q)}") for q in controlled(state, seat)]
         fields.append({"name": f"answer_{p['id']}", "label": desc, "type": "choice", "required": False,
@@ -86,7 +86,7 @@ def _answer(state: State, seat: str) -> tuple[str, str, list[dict[str, Any]]]:
 
 def market_choices(state: State, seat: str) -> list[dict[str, str]]:
     res = state["players"][seat]["res"]
-    out = [_choice("", "no market transaction")]
+    out: list[dict[str, str]] = []
     for r in data.MARKET_GOODS:
         out += [_choice(f"MARKET BUY {r} {n}", f"buy {2 * n} {r} for {n} Gold")
                 for n in range(1, res["GOLD"] + 1)]
@@ -97,7 +97,7 @@ def market_choices(state: State, seat: str) -> list[dict[str, str]]:
 
 
 def build_choices(state: State, seat: str) -> list[dict[str, str]]:
-    out = [_choice("", "no build")]
+    out: list[dict[str, str]] = []
     heavy_ok = len(troops_of(state, seat, kind="H")) < data.MAX_HEAVY
     for p in controlled(state, seat):
         prov = state["provinces"][str(p)]
@@ -112,30 +112,32 @@ def build_choices(state: State, seat: str) -> list[dict[str, str]]:
 
 
 def mode_choices(state: State, seat: str, tid: str) -> list[dict[str, str]]:
-    t = state["troops"][tid]
-    keep = t["mode"] + (f" target {t['target']}" if t.get("target") else "")
-    out = [_choice("", f"keep {keep}")]
-    out += [_choice(f"MODE {tid} {m}", m) for m in data.MODES]
+    out = [_choice(f"MODE {tid} {m}", m) for m in data.MODES]
     out += [_choice(f"MODE {tid} ATTACK TARGET {c}", f"ATTACK, target {c}") for c in _others(state, seat)]
     return out
 
 
 def _admin(state: State, seat: str) -> tuple[str, str, list[dict[str, Any]]]:
     fields: list[dict[str, Any]] = [
-        {"name": "market", "label": "Market (one transaction)", "type": "choice", "required": False,
+        {"name": "market", "label": "Market, one transaction (none: no trade)", "type": "choice",
+         "required": False,
          "choices": market_choices(state, seat)},
-        {"name": "build", "label": "Build (one)", "type": "choice", "required": False,
+        {"name": "build", "label": "Build one (none: no build)", "type": "choice", "required": False,
          "choices": build_choices(state, seat)},
     ]
     mine = troops_of(state, seat)
     for tid in mine:
         here = state["troops"][tid]["province"]
-        fields.append({"name": f"move_{tid}", "label": f"{tid} in {data.province_label(here)}: move",
+        fields.append({"name": f"move_{tid}", "label": f"{tid} in {data.province_label(here)}: move "
+                       "(none: stay)",
                        "type": "choice", "required": False,
-                       "choices": [_choice("", "stay")] + [
+                       "choices": [
                            _choice(f"MOVE {tid} {p}", f"to {data.province_label(p)}")
                            for p in data.PROVINCES[here]["adj"]]})
-        fields.append({"name": f"mode_{tid}", "label": f"{tid}: combat mode", "type": "choice",
+        t = state["troops"][tid]
+        keep = t["mode"] + (f" target {t['target']}" if t.get("target") else "")
+        fields.append({"name": f"mode_{tid}", "label": f"{tid}: combat mode (none: keep {keep})",
+                       "type": "choice",
                        "required": False, "choices": mode_choices(state, seat, tid)})
     fields.append({"name": "losses", "label": "Standing LOSSES order: troops to remove first if "
                    "Maintenance is short (blank keeps the current one)", "type": "text", "required": False})
@@ -183,13 +185,14 @@ def _route(state: State, seat: str) -> tuple[str, str, list[dict[str, Any]]]:
         fields.append({"name": f"troops_{p}", "label": f"Pop to route into new troops in "
                        f"{data.province_label(p)}", "type": "int", "min": 0, "max": pop,
                        "required": False})
-    fields.append({"name": "tribute_free", "label": "If tribute is FREE, pay with", "type": "choice",
-                   "required": False, "choices": [_choice("", "no preference")]
-                   + [_choice(f"TRIBUTE FREE {r}", r) for r in data.RESOURCES]})
+    fields.append({"name": "tribute_free", "label": "If tribute is FREE, pay with (none: no preference)",
+                   "type": "choice",
+                   "required": False, "choices": [_choice(f"TRIBUTE FREE {r}", r) for r in data.RESOURCES]})
     pairs = [[a, b] for i, a in enumerate(data.SIMPLE) for b in data.SIMPLE[i:]]
-    fields.append({"name": "tribute_simple", "label": "If you must substitute two simple resources",
-                   "type": "choice", "required": False, "choices": [_choice("", "no preference")]
-                   + [_choice(f"TRIBUTE SIMPLE {a} {b}", f"{a} + {b}") for a, b in pairs]})
+    fields.append({"name": "tribute_simple",
+                   "label": "If you must substitute two simple resources (none: no preference)",
+                   "type": "choice", "required": False,
+                   "choices": [_choice(f"TRIBUTE SIMPLE {a} {b}", f"{a} + {b}") for a, b in pairs]})
     home = controlled(state, seat)
     ex = f"ROUTE GOLD 1; ROUTE TROOPS 1 AT {home[0]}" if home else "ROUTE GOLD 1"
     text = (f"Turn 8. Route population (you have {pop}) into Gold or new troops, one for one. "
