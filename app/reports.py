@@ -94,13 +94,95 @@ def render_html(context: dict[str, Any], link: str) -> str:
     return render_template("reports/report.html", ctx=context, link=link)
 
 
-def render_pdf(context: dict[str, Any], link: str) -> bytes:
-    """The PDF of a report (A4, printable)."""
+class RenderError(OSError):
+    """A report render was stopped (time or memory limit) or its process died.
+
+    An ``OSError``, so that mail delivery treats it as a temporary failure and retries later.
+    """
+
+
+def _write_pdf(html: str) -> bytes:
     import weasyprint
 
-    html = render_html(context, link)
     doc = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=_fetcher_class()())
     return doc.write_pdf(attachments=[], pdf_identifier=None) or b""
+
+
+def _vm_bytes() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _render_child(conn: Any, html: str, memory_bytes: int) -> None:  # runs in the forked child
+    import resource
+
+    try:
+        if memory_bytes:
+            limit = _vm_bytes() + memory_bytes
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        conn.send(("ok", _write_pdf(html)))
+    except MemoryError:
+        conn.send(("error", "the report needed more memory than allowed"))
+    except BaseException as exc:  # noqa: BLE001 (reported to the parent, which raises)
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def render_limited(html: str, timeout: float, memory_mb: int) -> bytes:
+    """Render ``html`` to PDF in a forked process limited in time and address space.
+
+    :raises RenderError: the render took longer than ``timeout`` seconds, ran out of
+        its ``memory_mb`` megabytes, or failed.
+    """
+    import multiprocessing
+
+    import weasyprint  # noqa: F401  (loaded once in the parent; the child inherits it)
+
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_render_child, args=(child, html, memory_mb * 1024 * 1024), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        if not parent.poll(timeout):
+            raise RenderError(f"the report took longer than {timeout:g} s to render")
+        try:
+            status, payload = parent.recv()
+        except EOFError:
+            raise RenderError("the render process died (memory limit?)") from None
+    finally:
+        parent.close()
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+    if status != "ok":
+        raise RenderError(f"the report could not be rendered: {payload}")
+    return payload
+
+
+def render_pdf(context: dict[str, Any], link: str) -> bytes:
+    """The PDF of a report (A4, printable).
+
+    Rendered in a child process limited to ``REPORT_TIMEOUT`` seconds and
+    ``REPORT_MEMORY_MB`` megabytes of address space beyond the parent's (the
+    render pool, when present, does this with a bounded set of processes).
+
+    :raises RenderError: a limit was hit (mail delivery then retries later).
+    """
+    from flask import current_app
+
+    html = render_html(context, link)
+    cfg = current_app.config
+    if not cfg.get("REPORT_ISOLATE", True) or not hasattr(os, "fork"):
+        return _write_pdf(html)
+    return render_limited(html, float(cfg.get("REPORT_TIMEOUT", 60)), int(cfg.get("REPORT_MEMORY_MB", 1024)))
 
 
 def init_app(app: Flask) -> None:
