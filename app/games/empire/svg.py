@@ -106,7 +106,8 @@ def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
         out += _cell(p, by_prov.get(p["id"], []), x, y)
     y0 = map_h + 24
     title = (f"Round {view.get('round')} - turn {view.get('turn')} - tribute {view.get('tribute') or '?'}"
-             " - troops: ATK attack, DEF defence, CON conquest, >X target, bold = heavy")
+             " - ATK attack, DEF defence, CON conquest, >X target, bold = heavy;"
+             " provinces sharing an edge are adjacent")
     out.append(_t(PAD, y0, title, 12, "bold"))
     cols = ["Player", "Gd", "Wd", "St", "Ir", "Fd", "Pop", "Prov", "Troops", "Spoils", "Trade", "Setback"]
     xs = [PAD, 150, 195, 240, 285, 330, 375, 425, 480, 545, 605, 660]
