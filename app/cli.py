@@ -52,12 +52,12 @@ def parse_now(text: str | None) -> datetime:
 
 
 def create(slug: str, players: list[str], bot: bool, options: dict, hours: float,
-           gm_email: str = "", resolve_early: bool = True) -> dict:
+           gm_email: str = "", resolve_early: bool = True, policy: dict | None = None) -> dict:
     from sqlmodel import select
 
     with write_session(get_engine()) as session:
         made = turns.create_game(session, slug, players, options=options, hours=hours, bots=bot,
-                                 gm_email=gm_email, resolve_early=resolve_early)
+                                 gm_email=gm_email, resolve_early=resolve_early, policy=policy)
         game = made.game
         seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.id)).all()
         from app.models import Player
@@ -83,12 +83,14 @@ def create(slug: str, players: list[str], bot: bool, options: dict, hours: float
 @click.option("--hours", type=float, default=None, help="Deadline length of a turn, in hours.")
 @click.option("--gm", "gm_email", default="", help="The GM's e-mail (alerts).")
 @click.option("--no-early", is_flag=True, help="Wait for the deadline even when all orders are in.")
-def game_create(slug, players, bot, options, hours, gm_email, no_early) -> None:
+@click.option("--policy", default=None, help='Deadline policy as JSON, e.g. {"clock": "20:00", "timezone": "Europe/Lisbon"}.')
+def game_create(slug, players, bot, options, hours, gm_email, no_early, policy) -> None:
     """Create a game and print its seats and links as JSON."""
     opts = dict(parse_option(o) for o in options)
     hours = hours if hours is not None else float(current_app.config["DEFAULT_HOURS"])
     try:
-        result = create(slug, list(players), bot, opts, hours, gm_email, not no_early)
+        pol = json.loads(policy) if policy else None
+        result = create(slug, list(players), bot, opts, hours, gm_email, not no_early, pol)
     except (LookupError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(json.dumps(result))
@@ -157,6 +159,9 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(demo)
     app.cli.add_command(serve)
     from app.backup import backup_command, restore_command
+    from app.leagues.cli import league_cli
+
+    app.cli.add_command(league_cli)
     from jobs import jobs_cli
 
     app.cli.add_command(backup_command)

@@ -40,6 +40,7 @@ class Player(SQLModel, table=True):
     digest: bool = False  # optional mail gathered into one daily mail
     optional_mail: bool = True  # False: unsubscribed from mail that needs no answer
     prefs_salt: str = ""  # personal settings page and calendar feed
+    prefs_hash: str = Field(default="", index=True)  # SHA-256 of the settings page token
     created_at: datetime = Field(default_factory=utcnow)
 
 

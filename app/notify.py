@@ -121,6 +121,17 @@ def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, pla
                report_id=None, thread=f"g{game.id}.{seat.seat}.v{seat.token_version}", now=now)
 
 
+def outage_notice(session: Session, game: Game, hours: float, now: datetime) -> None:
+    """Tell every player of a game that its deadline moved after an outage."""
+    for seat, player in _seat_players(session, game):
+        text = render_template("mail/outage.txt", game=game, seat=seat, hours=hours, player=player,
+                               deadline=iso(game.deadline), link=LINK_PLACEHOLDER)
+        queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat,
+                   kind=f"outage{int(now.timestamp())}", to_addr=player.email,
+                   subject=f"[{game.title} #{game.id}] deadline moved after a server outage", text=text, html="",
+                   report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
+
+
 def game_crashed(session: Session, game: Game) -> None:
     if not game.gm_email:
         return

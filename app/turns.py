@@ -24,8 +24,8 @@ from app.games import get_rules
 from app.games.base import Order as OrderData
 from app.games.base import Rules, step_rng
 from app.models import Event, Game, GmAction, Order, Player, Seat, Step, iso, utcnow
-from app.links import issue_gm_token, issue_seat_token
-from app.tokens import new_salt, new_seed, seed_hash
+from app.links import issue_gm_token, issue_seat_token, prefs_token
+from app.tokens import hash_token, new_salt, new_seed, seed_hash
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +58,8 @@ def get_or_create_player(session: Session, email: str) -> Player:
         player = Player(email=email, name=email.split("@")[0], prefs_salt=new_salt())
         session.add(player)
         session.flush()
+        player.prefs_hash = hash_token(prefs_token(player))
+        session.add(player)
     return player
 
 
@@ -435,4 +437,9 @@ def extend_overdue(session: Session, now: datetime, by: timedelta) -> int:
     for game in games:
         game.deadline = game.deadline + by  # type: ignore[operator]
         session.add(game)
+        hours = by.total_seconds() / 3600
+        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+                          text=f"The server was unavailable for {hours:.1f} hours: the deadline moved to "
+                               f"{iso(game.deadline)} so that nobody misses this turn because of it."))
+        notify.outage_notice(session, game, hours, now)
     return len(games)

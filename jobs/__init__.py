@@ -29,6 +29,7 @@ SWEEP_SECONDS = 60
 DELIVER_SECONDS = 20
 HEARTBEAT_SECONDS = 30
 REMINDER_SECONDS = 300
+DIGEST_HOUR_UTC = 7
 
 _running: dict[int, BaseScheduler] = {}
 
@@ -44,6 +45,7 @@ def _add_jobs(sched: BaseScheduler, app: Flask) -> None:
     sched.add_job(deadlines.deliver, "interval", seconds=DELIVER_SECONDS, args=[app], id="deliver-mail",
                   **common)
     sched.add_job(reminders.run, "interval", seconds=REMINDER_SECONDS, args=[app], id="reminders", **common)
+    sched.add_job(reminders.send_digests, "cron", hour=DIGEST_HOUR_UTC, args=[app], id="daily-digest", **common)
     sched.add_job(lease.heartbeat, "interval", seconds=HEARTBEAT_SECONDS, args=[app, holder_id()],
                   id="scheduler-heartbeat", **common)
     # the first sweep runs at once: steps that fell due while we were down resolve in order

@@ -27,6 +27,10 @@ def sweep(app: Flask) -> None:
     now = utcnow()
     with app.app_context():
         summary = turns.process_due(get_engine(app), now, max_attempts=app.config["MAX_ATTEMPTS"])
+        with write_session(get_engine(app)) as session:
+            from app.leagues.core import advance
+
+            advance(session, now)
         _stamp(app, now)
         if summary["steps"]:
             log.info("resolved %s steps in %s games", summary["steps"], summary["games"])

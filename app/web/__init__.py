@@ -18,9 +18,12 @@ def _security_headers(resp: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    from app.web import dev, gm, play, site
+    from app.web import dev, gm, leagues, me, play, public, site
 
     app.register_blueprint(site.bp)
+    app.register_blueprint(me.bp)
+    app.register_blueprint(public.bp)
+    app.register_blueprint(leagues.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(gm.bp)
     app.register_blueprint(dev.bp)

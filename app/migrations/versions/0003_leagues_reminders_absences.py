@@ -158,6 +158,8 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('digest', sa.Boolean(), nullable=False, server_default=sa.false()))
         batch_op.add_column(sa.Column('optional_mail', sa.Boolean(), nullable=False, server_default=sa.true()))
         batch_op.add_column(sa.Column('prefs_salt', sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=''))
+        batch_op.add_column(sa.Column('prefs_hash', sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=''))
+        batch_op.create_index(batch_op.f('ix_player_prefs_hash'), ['prefs_hash'], unique=False)
 
     with op.batch_alter_table('seat', schema=None) as batch_op:
         batch_op.add_column(sa.Column('extensions_used', sa.Integer(), nullable=False, server_default='0'))

@@ -1,0 +1,64 @@
+"""Deadlines as iCalendar (RFC 5545): a player's feed, and one event per turn mail."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from icalendar import Calendar, Event
+
+from app.models import Game, Seat, iso
+
+
+def _calendar() -> Calendar:
+    cal = Calendar()
+    cal.add("prodid", "-//PBEM turn processor//deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", "Game deadlines")
+    return cal
+
+
+def deadline_event(game_id: int, title: str, seat: str, step_no: int, deadline, link: str = "") -> Event:  # type: ignore[no-untyped-def]
+    event = Event()
+    event.add("uid", f"deadline-g{game_id}-s{step_no}-{seat}@pbem")
+    event.add("summary", f"{title} #{game_id}: orders due ({seat})")
+    event.add("dtstart", deadline - timedelta(minutes=30))
+    event.add("dtend", deadline)
+    event.add("dtstamp", deadline)
+    if link:
+        event.add("url", link)
+        event.add("description", f"Send your orders: {link}")
+    alarm_text = f"Orders due in {title} #{game_id}"
+    from icalendar import Alarm
+
+    alarm = Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("description", alarm_text)
+    alarm.add("trigger", timedelta(hours=-2))
+    event.add_component(alarm)
+    return event
+
+
+def deadlines_ics(games: list[tuple[Game, Seat]], link_of: dict[int, str] | None = None) -> bytes:
+    """All upcoming deadlines of a player's running games."""
+    cal = _calendar()
+    for game, seat in games:
+        if game.status == "running" and game.deadline is not None:
+            cal.add_component(deadline_event(game.id, game.title, seat.seat, game.step_no, game.deadline,
+                                             (link_of or {}).get(seat.id, "")))
+    return cal.to_ical()
+
+
+def one_deadline_ics(context: dict, link: str) -> bytes | None:
+    """The .ics attached to a mail that announces a deadline (None when nothing is owed)."""
+    if not context.get("prompt") or not context.get("deadline"):
+        return None
+    from datetime import datetime
+
+    deadline = datetime.fromisoformat(context["deadline"])
+    game = context["game"]
+    cal = _calendar()
+    cal.add_component(deadline_event(game["id"], game["title"], context["seat"], game["step_no"], deadline, link))
+    return cal.to_ical()
+
+
+__all__ = ["deadlines_ics", "one_deadline_ics", "iso"]

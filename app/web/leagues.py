@@ -1,0 +1,126 @@
+"""League pages: public standings, printable standings PDF, joining, the league GM page."""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
+from sqlmodel import select
+
+from app import turns
+from app.db import get_engine, get_session, write_session
+from app.leagues import core
+from app.links import gm_link
+from app.models import Game, League, LeagueGame, Player, Season, Seat
+from app.tokens import hash_token, looks_like_token, sign
+
+bp = Blueprint("leagues", __name__)
+
+
+def _league(slug: str) -> League:
+    return get_session().exec(select(League).where(League.slug == slug)).first() or abort(404)
+
+
+def _public_context(league: League) -> dict:
+    session = get_session()
+    seasons = session.exec(select(Season).where(Season.league_id == league.id).order_by(Season.number)).all()
+    games = {}
+    for season in seasons:
+        rows = session.exec(select(LeagueGame).where(LeagueGame.season_id == season.id)
+                            .order_by(LeagueGame.round_no, LeagueGame.id)).all()
+        games[season.id] = [(lg, session.get(Game, lg.game_id)) for lg in rows]
+    return {"league": league, "standings": core.standings(session, league), "seasons": seasons, "games": games,
+            "members": core.members(session, league)}
+
+
+@bp.route("/l/<slug>")
+def public(slug: str) -> str:
+    return render_template("web/league.html", **_public_context(_league(slug)))
+
+
+@bp.route("/l/<slug>/standings.pdf")
+def standings_pdf(slug: str) -> Response:
+    import weasyprint
+
+    from app.reports import _fetcher_class
+
+    html = render_template("reports/standings.html", **_public_context(_league(slug)))
+    pdf = weasyprint.HTML(string=html, base_url="pbem-asset:/", url_fetcher=_fetcher_class()()).write_pdf()
+    resp = make_response(pdf)
+    resp.headers["Content-Type"] = "application/pdf"
+    resp.headers["Content-Disposition"] = f'inline; filename="{slug}-standings.pdf"'
+    return resp
+
+
+@bp.route("/l/<slug>/join/<token>", methods=["GET", "POST"])
+def join(slug: str, token: str) -> Response | str:
+    league = _league(slug)
+    if not looks_like_token(token) or not hmac.compare_digest(hash_token(token), league.invite_hash):
+        abort(404)
+    error = ""
+    if request.method == "POST":
+        if request.headers.get("Sec-Fetch-Site") == "cross-site":
+            abort(403)
+        try:
+            with write_session(get_engine()) as session:
+                core.add_member(session, session.get(League, league.id), request.form.get("email", ""))
+            return redirect(f"/l/{slug}?joined=1", code=303)
+        except ValueError as exc:
+            error = str(exc)
+    return render_template("web/league_join.html", league=league, error=error)
+
+
+def _gm_league(token: str) -> League:
+    if not looks_like_token(token):
+        abort(404)
+    return get_session().exec(select(League).where(League.gm_token_hash == hash_token(token))).first() or abort(404)
+
+
+def _gm_csrf(league: League) -> str:
+    return sign(current_app.config["SECRET_KEY"], "league-gm", league.id, league.gm_salt)
+
+
+@bp.route("/lg/<token>", methods=["GET", "HEAD"])
+def gm(token: str, error: str = "", notice: str = "") -> str:
+    league = _gm_league(token)
+    session = get_session()
+    ctx = _public_context(league)
+    running = []
+    for rows in ctx["games"].values():
+        for _lg, game in rows:
+            if game is not None and game.status in ("running", "paused", "crashed"):
+                have = turns.current_orders(session, game.id, game.step_no)
+                seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+                waiting = []
+                for s in seats:
+                    if s.seat in game.owed and s.seat not in have:
+                        player = session.get(Player, s.player_id) if s.player_id else None
+                        waiting.append(f"{s.seat} ({player.name if player else 'bot'})")
+                running.append((game, waiting, gm_link(game)))
+    return render_template("web/league_gm.html", token=token, csrf=_gm_csrf(league), running=running,
+                           invite=f"{current_app.config['BASE_URL'].rstrip('/')}/l/{league.slug}/join/"
+                                  f"{core.invite_token(league)}", error=error, notice=notice, **ctx)
+
+
+@bp.route("/lg/<token>", methods=["POST"])
+def gm_act(token: str) -> Response | str:
+    league = _gm_league(token)
+    if request.headers.get("Sec-Fetch-Site") == "cross-site" or not hmac.compare_digest(
+            request.form.get("csrf_token", ""), _gm_csrf(league)):
+        abort(403)
+    action = request.form.get("action", "")
+    try:
+        with write_session(get_engine()) as session:
+            live = session.get(League, league.id)
+            if action == "add":
+                text = request.form.get("emails", "").replace(",", "\n")
+                for email in [e.strip() for e in text.splitlines() if e.strip()]:
+                    core.add_member(session, live, email)
+            elif action == "season":
+                core.start_season(session, live)
+            elif action == "advance":
+                core.advance(session)
+    except ValueError as exc:
+        get_session().expire_all()
+        return gm(token, error=str(exc))
+    return redirect(f"/lg/{token}", code=303)

@@ -1,0 +1,117 @@
+"""A player's own settings page (``/me/<token>``) and private calendar feed.
+
+Time zone, daily digest, unsubscribe from news (mail that needs no answer;
+mail for decisions owed always goes out), declared absences, the list of the
+player's games, and an .ics feed of every deadline.
+"""
+
+from __future__ import annotations
+
+import hmac
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, available_timezones
+
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
+from sqlmodel import select
+
+from app.db import get_engine, get_session, write_session
+from app.leagues.absences import allowance, declare, days_used
+from app.links import prefs_token, seat_link
+from app.models import Absence, Game, Player, Seat, utcnow
+from app.tokens import hash_token, looks_like_token, sign
+
+bp = Blueprint("me", __name__, url_prefix="/me")
+
+
+def find_player(token: str) -> Player:
+    if not looks_like_token(token):
+        abort(404)
+    player = get_session().exec(select(Player).where(Player.prefs_hash == hash_token(token))).first()
+    if player is not None and hmac.compare_digest(prefs_token(player), token):
+        return player
+    abort(404)
+
+
+def _csrf(player: Player) -> str:
+    return sign(current_app.config["SECRET_KEY"], "prefs-csrf", player.id, player.prefs_salt)
+
+
+def _games(player: Player) -> list[tuple[Game, Seat, str]]:
+    session = get_session()
+    seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
+    out = []
+    for seat in seats:
+        game = session.get(Game, seat.game_id)
+        if game is not None:
+            out.append((game, seat, seat_link(seat)))
+    return sorted(out, key=lambda g: (g[0].status != "running", g[0].deadline or datetime.max.replace(tzinfo=UTC)))
+
+
+@bp.route("/<token>", methods=["GET", "HEAD"])
+def settings(token: str) -> str:
+    player = find_player(token)
+    return _page(player, token)
+
+
+def _page(player: Player, token: str, error: str = "", notice: str = "", status: int = 200):  # type: ignore[no-untyped-def]
+    session = get_session()
+    absences = session.exec(select(Absence).where(Absence.player_id == player.id).order_by(Absence.start)).all()
+    year = utcnow().year
+    html = render_template("web/me.html", player=player, token=token, csrf=_csrf(player), games=_games(player),
+                           absences=absences, error=error, notice=notice,
+                           used=round(days_used(session, player.id, year), 1), allowed=allowance(session, player.id),
+                           zones=sorted(z for z in available_timezones() if "/" in z))
+    return make_response(html, status)
+
+
+@bp.route("/<token>", methods=["POST"])
+def update(token: str) -> Response:
+    player = find_player(token)
+    if request.headers.get("Sec-Fetch-Site") == "cross-site" or not hmac.compare_digest(
+            request.form.get("csrf_token", ""), _csrf(player)):
+        abort(403)
+    action = request.form.get("action", "")
+    now = utcnow()
+    try:
+        with write_session(get_engine()) as session:
+            live = session.get(Player, player.id)
+            if action == "settings":
+                tz = request.form.get("timezone", "UTC")
+                try:
+                    ZoneInfo(tz)
+                except (KeyError, ValueError):
+                    raise ValueError(f"{tz!r} is not a time zone") from None
+                live.timezone = tz
+                live.digest = bool(request.form.get("digest"))
+                live.optional_mail = not request.form.get("no_news")
+                name = (request.form.get("name") or "").strip()[:40]
+                if name:
+                    live.name = name
+            elif action == "unsubscribe":
+                live.optional_mail = False
+            elif action == "absence":
+                zone = ZoneInfo(live.timezone or "UTC")
+                try:
+                    start = datetime.combine(datetime.fromisoformat(request.form["start"]).date(), time(0), zone)
+                    end = datetime.combine(datetime.fromisoformat(request.form["end"]).date(), time(0), zone)
+                except (KeyError, ValueError):
+                    raise ValueError("give the first and last day of your absence") from None
+                declare(session, live.id, start.astimezone(UTC), (end + timedelta(days=1)).astimezone(UTC), now)
+            session.add(live)
+    except ValueError as exc:
+        get_session().expire_all()
+        return _page(get_session().get(Player, player.id), token, error=str(exc), status=422)
+    return redirect(f"/me/{token}?saved=1", code=303)
+
+
+@bp.route("/<token>/deadlines.ics")
+def calendar(token: str) -> Response:
+    from app.calendar import deadlines_ics
+
+    player = find_player(token)
+    body = deadlines_ics([(g, s) for g, s, _l in _games(player)], link_of={s.id: l for _g, s, l in _games(player)})
+    resp = make_response(body)
+    resp.headers["Content-Type"] = "text/calendar; charset=utf-8"
+    resp.headers["Content-Disposition"] = 'inline; filename="deadlines.ics"'
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
