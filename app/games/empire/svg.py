@@ -88,7 +88,7 @@ def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
     width = PAD * 2 + 4 * CELL_W + 3 * GAP
     map_h = PAD + 3 * CELL_H + 2 * GAP
     players = view.get("players", [])
-    height = map_h + 40 + 22 * (len(players) + 1) + PAD
+    height = map_h + 54 + 22 * (len(players) + 1) + PAD
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
            f'role="img" aria-label="Empire map, round {view.get("round")}">', "<defs>"]
     for colour, body in PATTERN.items():
@@ -105,10 +105,12 @@ def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
         y = PAD + row * (CELL_H + GAP)
         out += _cell(p, by_prov.get(p["id"], []), x, y)
     y0 = map_h + 24
-    title = (f"Round {view.get('round')} - turn {view.get('turn')} - tribute {view.get('tribute') or '?'}"
-             " - ATK attack, DEF defence, CON conquest, >X target, bold = heavy;"
-             " provinces sharing an edge are adjacent")
-    out.append(_t(PAD, y0, title, 12, "bold"))
+    title = f"Round {view.get('round')} - turn {view.get('turn')} - tribute {view.get('tribute') or '?'}"
+    out.append(_t(PAD, y0 - 4, title, 13, "bold"))
+    legend = ("ATK attack, DEF defence, CON conquest, >X target, bold = heavy; "
+              "provinces sharing an edge are adjacent")
+    out.append(_t(PAD, y0 + 12, legend, 11))
+    y0 += 14
     cols = ["Player", "Gd", "Wd", "St", "Ir", "Fd", "Pop", "Prov", "Troops", "Spoils", "Trade", "Setback"]
     xs = [PAD, 150, 195, 240, 285, 330, 375, 425, 480, 545, 605, 660]
     for cx, c in zip(xs, cols, strict=True):

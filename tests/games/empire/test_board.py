@@ -1,0 +1,46 @@
+"""The SVG board and the HTML fragments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from xml.etree import ElementTree
+
+import jinja2
+from markupsafe import Markup
+
+from app.games.empire import RULES
+
+from .helpers import control, put, scenario
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+
+
+def _state():
+    st = scenario()
+    control(st, "BLUE", 2)
+    st["provinces"]["2"]["building"] = "WALL"
+    put(st, "B-H1", 2, "ATTACK", target="RED")
+    put(st, "R-S1", 2, "CONQUEST")
+    return st
+
+
+def test_board_svg_shows_owners_troops_modes_and_constructions():
+    svg = RULES.board_svg(RULES.view(_state(), "P1"), "P1")
+    root = ElementTree.fromstring(svg)
+    assert root.tag.endswith("svg") and root.get("viewBox") and not root.get("width")
+    text = " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
+    for word in ("2 Westwood", "B-H1 ATK>R", "R-S1 CON", "WALL", "BLUE (you)", "centre (Blue)", "neutral"):
+        assert word in text
+
+
+def test_templates_render_public_and_private_parts():
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
+    env.globals["game_svg"] = lambda slug, view, seat: Markup(RULES.board_svg(view, seat))
+    st = _state()
+    board = env.get_template("games/empire/board.html").render(view=RULES.view(st, None), seat=None)
+    assert 'class="g-empire"' in board and "<svg" in board and "Round 1" in board
+    private = env.get_template("games/empire/private.html")
+    assert private.render(view=RULES.view(st, None), seat=None).strip() == ""
+    mine = private.render(view=RULES.view(st, "P1"), seat="P1")
+    code = st["players"]["P1"]["objectives"][0]
+    assert "Your colour: BLUE" in mine and code in mine
