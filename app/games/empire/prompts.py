@@ -234,6 +234,8 @@ TITLES = {"T3A": "Diplomacy: your proposals", "T3B": "Diplomacy: your answers",
 def prompt(state: State, seat: str) -> dict[str, Any]:
     ph = state["phase"]
     text, example, forms = BUILDERS[ph](state, seat)
+    res = state["players"][seat]["res"]
+    text += " You hold " + ", ".join(f"{res[r]} {r}" for r in data.RESOURCES) + "."
     forms = forms + [_text_form(ORDER_TYPE[ph], example)]
     return {"kind": KIND[ph], "title": f"Round {state['round']}: {TITLES[ph]}", "text": text,
             "example": f"{ORDER_TYPE[ph]}: {example}", "forms": forms,
