@@ -208,9 +208,11 @@ class Empire:
                 apply_route(state, seat, orders[seat]["lines"])
                 new = [t for t in state["troops"] if t not in before]
                 gained = state["players"][seat]["res"]["GOLD"] - gold
-                if new or gained:
-                    events.append(ev(f"Turn 8: {name(state, seat)} routes population: +{gained} Gold"
-                                     + (", new troops " + ", ".join(new) if new else "") + "."))
+                parts = ([f"{gained} into Gold"] if gained else []) + (
+                    [f"{len(new)} into new troops ({', '.join(new)})"] if new else [])
+                if parts:
+                    events.append(ev(f"Turn 8: {name(state, seat)} routes population: "
+                                     + " and ".join(parts) + "."))
             events += phases.after_routing(state, rng)
         elif ph == "T9":
             for seat in seats:

@@ -164,7 +164,8 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
                     res[r] -= n
                     res["GOLD"] += n // data.MARKET_SELL_LOT
                 if log is not None:
-                    log.append(f"market: {format_line(d)}")
+                    log.append(f"buys {data.MARKET_BUY_RATE * n} {r} for {n} Gold" if d["side"] == "BUY"
+                               else f"sells {n} {r} for {n // data.MARKET_SELL_LOT} Gold")
         elif op == "BUILD":
             what, p = d["what"], d["province"]
             prov = state["provinces"][str(p)]

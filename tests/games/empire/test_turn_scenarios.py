@@ -208,7 +208,7 @@ def test_t21_routing_replacement_and_piece_limit():
     order = RULES.parse("ROUTE GOLD 3; ROUTE TROOPS 1 AT 9")
     RULES.validate(st, "P4", order)
     new, events = RULES.resolve(st, {"P4": order}, ScriptedRng())
-    assert "RED routes population: +3 Gold, new troops R-S20." in texts(events)
+    assert "RED routes population: 3 into Gold and 1 into new troops (R-S20)." in texts(events)
     assert new["troops"]["R-S20"]["province"] == 9 and new["troops"]["R-S20"]["mode"] == "DEFENCE"
 
 
