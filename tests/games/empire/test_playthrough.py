@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from app.games.empire import RULES
 from app.games.driver import advance, random_orders, start
+from app.games.empire import RULES
 
 GOLDEN = Path(__file__).parent / "playthroughs" / "two_players_seed_gold.txt"
 
