@@ -1,0 +1,451 @@
+"""One handler for every way mail comes in (SMTP/LMTP receiver, IMAP poller).
+
+``handle_message(raw)``:
+
+1. refuses nothing silently: every mail gets a row in ``InboundMail`` keyed by
+   its Message-ID, so a re-delivered mail is handled once;
+2. recognises delivery reports (RFC 3464: the player's address is marked as
+   bouncing and the GM told) and automatic mail (RFC 3834 Auto-Submitted,
+   Precedence bulk/junk/list, X-Autoreply, null sender), which are never
+   answered;
+3. finds the seat from a per-seat reply address in the envelope recipients or
+   the Delivered-To / X-Original-To / To / Cc headers, never from From;
+4. reads the text the player wrote (no quoted text, no signature; HTML-only
+   mail as text; any charset; attachments ignored), parses it with the game's
+   ``parse`` and stores it with ``app.turns.accept_order`` exactly like a form;
+5. answers the player at the address on file (never the From or Reply-To of
+   the inbound mail) with a confirmation or the errors, through the outbox.
+"""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email import policy
+from email.message import EmailMessage, Message
+from email.utils import parseaddr
+from typing import Any
+
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from app import turns
+from app.db import get_engine, write_session
+from app.games import IllegalOrder, get_rules
+from app.mail import clean_header, queue_mail
+from app.mailin import REPLY_KIND, max_bytes, seat_from_addresses, seat_reply_address
+from app.mailin.models import InboundMail
+from app.mailin.text import (MAX_ORDER_CHARS, auto_reason, body_text, header, headers, is_delivery_report,
+                             order_text, quote)
+from app.models import Game, Order, OutboxMail, Player, Seat, iso, utcnow
+from app.tokens import LINK_PLACEHOLDER
+
+log = logging.getLogger(__name__)
+
+#: A mail still "processing" after this long was interrupted (crash): handle it again.
+STALE = timedelta(minutes=10)
+
+SMTP_REPLIES = {
+    "unknown": "550 5.1.1 No valid reply address in this mail: reply to your latest turn mail",
+    "unreadable": "554 5.6.0 This mail could not be read",
+    "too_large": "552 5.3.4 Message too big",
+}
+
+
+@dataclass
+class Result:
+    """What became of one inbound mail."""
+
+    status: str  # accepted, rejected, closed, empty, too_large, unknown, auto, bounce, duplicate, unreadable
+    detail: str = ""
+    seat_id: int | None = None
+    game_id: int | None = None
+    step_no: int | None = None
+    answered_to: str = ""  # the address our answer is queued for ("" for none)
+    mails: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    bounced_player: int | None = field(default=None, repr=False)
+
+    @property
+    def smtp_reply(self) -> str:
+        return SMTP_REPLIES.get(self.status, "250 2.0.0 OK")
+
+
+def parse_message(raw: bytes, headers_only: bool = False) -> EmailMessage | None:
+    try:
+        if headers_only:
+            end = raw.find(b"\r\n\r\n")
+            end = raw.find(b"\n\n") if end < 0 else end
+            raw = raw[: min(end if end >= 0 else 65536, 65536)]
+        return email.message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
+    except Exception:
+        log.exception("unreadable inbound mail")
+        return None
+
+
+def handle_message(raw: bytes, *, rcpt_tos: Sequence[str] = (), mail_from: str | None = None,
+                   too_large: bool = False, now: datetime | None = None) -> Result:
+    """Handle one inbound mail (the raw RFC 5322 bytes); what became of it.
+
+    ``rcpt_tos`` and ``mail_from`` are the SMTP envelope when known (the
+    receiver), else the headers are used (the IMAP poller).  ``too_large``:
+    ``raw`` is only the header of a mail over the size limit.
+    """
+    now = now or utcnow()
+    engine = get_engine()
+    too_large = too_large or len(raw) > max_bytes()
+    msg = parse_message(raw, headers_only=too_large)
+    if msg is None:
+        return Result("unreadable")
+    mid = header(msg, "Message-ID")[:300]
+    key = hashlib.sha256(mid.encode("utf-8", "replace") if mid else b"raw:" + raw).hexdigest()
+    from_addr = clean_header(parseaddr(header(msg, "From"))[1])[:200]
+    claim = _claim(engine, key, mid, from_addr, now)
+    if claim is None:
+        return Result("duplicate", detail=mid)
+    claim_id, since = claim
+    try:
+        result = _handle(engine, msg, key, list(rcpt_tos), mail_from, too_large, since, now)
+    except Exception as exc:
+        _release(engine, claim_id, f"{type(exc).__name__}: {exc}")
+        raise
+    _finish(engine, claim_id, result, now)
+    log.info("inbound mail %s: %s %s", key[:16], result.status, result.detail[:200])
+    return result
+
+
+# --------------------------------------------------------------------------- bookkeeping
+
+
+def _claim(engine: Any, key: str, mid: str, from_addr: str, now: datetime) -> tuple[int, datetime | None] | None:
+    """Take this mail for handling: (row id, when an interrupted earlier attempt began) or None if done."""
+    try:
+        with write_session(engine) as session:
+            row = session.exec(select(InboundMail).where(InboundMail.key == key)).first()
+            if row is not None:
+                received = row.received_at
+                if received.tzinfo is None:
+                    received = received.replace(tzinfo=now.tzinfo)
+                if row.status == "error" or (row.status == "processing" and received < now - STALE):
+                    since = received
+                    row.status = "processing"
+                    row.received_at = now
+                    session.add(row)
+                    session.flush()
+                    return row.id or 0, since
+                return None
+            row = InboundMail(key=key, message_id=mid, from_addr=from_addr, received_at=now)
+            session.add(row)
+            session.flush()
+            return row.id or 0, None
+    except IntegrityError:
+        return None
+
+
+def _release(engine: Any, claim_id: int, error: str) -> None:
+    with write_session(engine) as session:
+        row = session.get(InboundMail, claim_id)
+        if row is not None:
+            row.status = "error"
+            row.detail = error[:2000]
+            session.add(row)
+
+
+def _finish(engine: Any, claim_id: int, result: Result, now: datetime) -> None:
+    """Record the outcome, queue our answers and mark a bouncing address, in one transaction."""
+    with write_session(engine) as session:
+        row = session.get(InboundMail, claim_id)
+        if row is not None:
+            row.status = result.status
+            row.detail = result.detail[:2000]
+            row.seat_id = result.seat_id
+            row.game_id = result.game_id
+            row.step_no = result.step_no
+            row.handled_at = now
+            session.add(row)
+        if result.bounced_player is not None:
+            player = session.get(Player, result.bounced_player)
+            if player is not None:
+                player.bounced = True
+                session.add(player)
+        for mail in result.mails:
+            queue_mail(session, now=now, **mail)
+
+
+# --------------------------------------------------------------------------- handling
+
+
+def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_from: str | None,
+            too_large: bool, since: datetime | None, now: datetime) -> Result:
+    if is_delivery_report(msg):
+        return _delivery_report(engine, msg, key)
+    reason = auto_reason(msg, mail_from)
+    if reason:
+        return Result("auto", detail=reason)
+    candidates = list(rcpt_tos)
+    for name in ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc"):
+        candidates += headers(msg, name)
+    with Session(engine) as session:
+        seat = seat_from_addresses(session, candidates)
+        if seat is None:
+            return Result("unknown", detail="no valid reply address")
+        game = session.get(Game, seat.game_id)
+        player = session.get(Player, seat.player_id) if seat.player_id else None
+        if game is None or player is None:
+            return Result("unknown", detail="seat without player")
+        reply_addr = seat_reply_address(seat)
+    ctx = _Context(game=game, seat=seat, player=player, key=key, reply_addr=reply_addr,
+                   replied_step=_replied_step(msg, game, seat), sender=header(msg, "From"))
+    if too_large:
+        return ctx.answer("too_large", f"{max_bytes()} bytes at most", game.step_no, _too_large_text(ctx))
+    text = order_text(body_text(msg))
+    game, seat = _reload(engine, game.id, seat.id)
+    ctx.game = game
+    prompt = game.owed.get(seat.seat) if game.status == "running" else None
+    if prompt is None:
+        return ctx.answer("closed", "nothing owed", game.step_no, _closed_text(ctx, text))
+    if not text:
+        return ctx.answer("empty", "no order found", game.step_no, _empty_text(ctx, prompt))
+    if len(text) > MAX_ORDER_CHARS:
+        return ctx.answer("rejected", "too long", game.step_no,
+                          _rejected_text(ctx, prompt, text, "The order is too long."))
+    rules = get_rules(game.slug)
+    for _attempt in range(2):
+        step_no = game.step_no
+        try:
+            order = rules.parse(text)
+        except IllegalOrder as exc:
+            return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc)))
+        except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
+            log.warning("parse of a mailed order failed: %s", exc)
+            return ctx.answer("rejected", "unreadable", step_no,
+                              _rejected_text(ctx, prompt, text, "This order could not be read."))
+        if since is not None and _already_stored(engine, game, seat, text, since):
+            return ctx.answer("accepted", "stored before an interruption", step_no,
+                              _accepted_text(ctx, prompt, text, step_no, False))
+        try:
+            _row, resolved = turns.accept_order(
+                engine, game.id, seat.id, order, step_no=step_no, text=text, source="mail",
+                max_attempts=int(current_app.config.get("MAX_ATTEMPTS", 5)))
+        except turns.StepClosed:
+            game, seat = _reload(engine, game.id, seat.id)
+            ctx.game = game
+            prompt = game.owed.get(seat.seat) if game.status == "running" else None
+            if prompt is None:
+                return ctx.answer("closed", "step closed", game.step_no, _closed_text(ctx, text))
+            continue  # the step moved on and the seat owes again: try the new step once
+        except IllegalOrder as exc:
+            return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc)))
+        game, seat = _reload(engine, game.id, seat.id)
+        ctx.game = game
+        return ctx.answer("accepted", text, step_no, _accepted_text(ctx, prompt, text, step_no, resolved))
+    return ctx.answer("closed", "step closed", game.step_no, _closed_text(ctx, text))
+
+
+def _reload(engine: Any, game_id: int, seat_pk: int) -> tuple[Game, Seat]:
+    with Session(engine, expire_on_commit=False) as session:
+        game = session.get(Game, game_id)
+        seat = session.get(Seat, seat_pk)
+        assert game is not None and seat is not None
+        session.expunge_all()
+        return game, seat
+
+
+def _already_stored(engine: Any, game: Game, seat: Seat, text: str, since: datetime) -> bool:
+    with Session(engine) as session:
+        row = session.exec(
+            select(Order).where(Order.game_id == game.id, Order.seat == seat.seat, Order.source == "mail",
+                                Order.text == text, Order.submitted_at >= since)
+        ).first()
+        return row is not None
+
+
+def _replied_step(msg: Message, game: Game, seat: Seat) -> int | None:
+    """The step of our mail this one answers (from In-Reply-To / References), if any."""
+    pattern = re.compile(r"<g" + str(game.id) + r"\." + re.escape(seat.seat) + r"(?:\.s(\d+)\.[^@>\s]*)?@")
+    for name in ("In-Reply-To", "References"):
+        matches = pattern.findall(header(msg, name))
+        if matches:
+            last = matches[-1]
+            return int(last) if last else 1
+    return None
+
+
+@dataclass
+class _Context:
+    game: Game
+    seat: Seat
+    player: Player
+    key: str
+    reply_addr: str
+    replied_step: int | None
+    sender: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.game.title} #{self.game.id}"
+
+    def answer(self, status: str, detail: str, step_no: int, body: tuple[str, str]) -> Result:
+        subject, text = body
+        mail = dict(game_id=self.game.id, step_no=step_no, seat=self.seat.seat,
+                    kind=f"{REPLY_KIND}{self.key[:16]}", to_addr=self.player.email,
+                    subject=f"[{self.name}] {self.seat.seat}: {subject}", text=text + _footer(self),
+                    html="", report_id=None, thread=f"g{self.game.id}.{self.seat.seat}")
+        return Result(status, detail=detail, seat_id=self.seat.id, game_id=self.game.id, step_no=step_no,
+                      answered_to=self.player.email, mails=[mail])
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def _step_words(game: Game, step_no: int) -> str:
+    return f"step {step_no}" + (f" (turn {game.turn_key})" if game.turn_key and step_no == game.step_no else "")
+
+
+def _deadline(game: Game) -> str:
+    if game.deadline is None:
+        return ""
+    return (iso(game.deadline) or "").replace("T", " ").replace("Z", " UTC")
+
+
+def _how_to(ctx: _Context, prompt: dict[str, Any]) -> str:
+    lines = [f"You owe: {prompt.get('title', 'a decision')} ({_step_words(ctx.game, ctx.game.step_no)})."]
+    if ctx.game.deadline is not None:
+        lines.append(f"Deadline: {_deadline(ctx.game)}.")
+    if prompt.get("example"):
+        lines += ["", "Write one order in the game's notation, for example:", "", f"    {prompt['example']}"]
+    lines += ["", "Send it to your order address (or reply to your latest turn mail):",
+              f"    {ctx.reply_addr}", "or use your personal page:", f"    {LINK_PLACEHOLDER}"]
+    return "\n".join(lines)
+
+
+def _footer(ctx: _Context) -> str:
+    sender = clean_header(ctx.sender)[:200] or "an unknown sender"
+    return (f"\n\n--\nThis answers a mail from {sender} to the order address of seat {ctx.seat.seat}.\n"
+            "It is an automatic answer: replies to it are not read.\n")
+
+
+def _accepted_text(ctx: _Context, prompt: dict[str, Any], text: str, step_no: int,
+                   resolved: bool) -> tuple[str, str]:
+    game = ctx.game
+    lines = [f"Your order for {ctx.name}, seat {ctx.seat.seat}, is on file for step {step_no}"
+             f" ({prompt.get('title', 'your decision')}):", "", quote(text), ""]
+    if ctx.replied_step is not None and ctx.replied_step != step_no:
+        lines += [f"Your mail answered the mail of step {ctx.replied_step}; the order was applied to "
+                  f"step {step_no}, the decision open when it arrived.", ""]
+    if resolved:
+        lines += ["Every order was in, so the step was resolved at once; your next turn mail follows.", ""]
+    else:
+        lines += ["You can change it until the deadline"
+                  + (f" ({_deadline(game)})" if game.deadline else "")
+                  + " by sending another order by mail or on your personal page; the last order received "
+                  "counts.", "", f"Your page: {LINK_PLACEHOLDER}"]
+    return f"order received for step {step_no}", "\n".join(lines)
+
+
+def _rejected_text(ctx: _Context, prompt: dict[str, Any], text: str, problem: str) -> tuple[str, str]:
+    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was read, but no order was stored:", "",
+             quote(text), "", f"Problem: {problem}", "", _how_to(ctx, prompt)]
+    return "order NOT accepted", "\n".join(lines)
+
+
+def _empty_text(ctx: _Context, prompt: dict[str, Any]) -> tuple[str, str]:
+    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was read, but no order was found in it "
+             "(quoted text, signatures and lines starting with # are ignored).", "", _how_to(ctx, prompt)]
+    return "no order found", "\n".join(lines)
+
+
+def _closed_text(ctx: _Context, text: str) -> tuple[str, str]:
+    game = ctx.game
+    if game.status == "finished":
+        why = "the game is over."
+    elif game.status != "running":
+        why = f"the game is {game.status}."
+    else:
+        waiting = ", ".join(sorted(game.owed)) or "nobody"
+        why = f"you owe no decision now (waiting for {waiting})."
+    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was read, but no order was stored: {why}"]
+    if text:
+        lines += ["", quote(text)]
+    lines += ["", "Your next turn mail tells you when you owe a decision again.", f"Your page: {LINK_PLACEHOLDER}"]
+    return "no order stored", "\n".join(lines)
+
+
+def _too_large_text(ctx: _Context) -> tuple[str, str]:
+    limit = max_bytes() // 1024
+    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was too large to read (at most {limit} KB); "
+             "nothing was stored.", "",
+             "Send only your order as plain text, without attachments or pictures, to:",
+             f"    {ctx.reply_addr}", f"or use your personal page: {LINK_PLACEHOLDER}"]
+    return "mail too large, no order stored", "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- delivery reports
+
+
+def _report_fields(msg: EmailMessage) -> tuple[list[dict[str, str]], str]:
+    """(per-recipient fields of a DSN, Message-ID of the returned message)."""
+    recipients: list[dict[str, str]] = []
+    original = ""
+    for part in msg.walk():
+        ctype = part.get_content_type()
+        if ctype == "message/delivery-status":
+            payload = part.get_payload()
+            blocks = payload if isinstance(payload, list) else []
+            if not blocks and isinstance(payload, str):
+                blocks = [email.message_from_string(b, policy=policy.compat32)
+                          for b in re.split(r"\r?\n\r?\n", payload) if b.strip()]
+            for block in blocks[1:] if len(blocks) > 1 else blocks:
+                fields = {k.lower(): " ".join(str(v).split()) for k, v in block.items()}
+                if "action" in fields or "final-recipient" in fields:
+                    recipients.append(fields)
+        elif ctype == "message/rfc822" and not original:
+            inner = part.get_payload()
+            if isinstance(inner, list) and inner:
+                original = header(inner[0], "Message-ID")
+        elif ctype == "text/rfc822-headers" and not original:
+            inner_msg = email.message_from_string(part.get_content() if hasattr(part, "get_content")
+                                                  else str(part.get_payload()), policy=policy.compat32)
+            original = header(inner_msg, "Message-ID")
+    return recipients, original.strip()
+
+
+def _delivery_report(engine: Any, msg: EmailMessage, key: str) -> Result:
+    try:
+        recipients, original = _report_fields(msg)
+    except Exception:
+        log.exception("unreadable delivery report")
+        return Result("bounce", detail="unreadable report")
+    failed = [r for r in recipients if r.get("action", "").lower() == "failed"]
+    if not failed:
+        return Result("bounce", detail="not a failure")
+    if not original:
+        return Result("bounce", detail="failure for an unknown message")
+    with Session(engine) as session:
+        out = session.exec(select(OutboxMail).where(OutboxMail.message_id == original)).first()
+        if out is None:
+            return Result("bounce", detail="failure for a message we did not send")
+        player = session.exec(select(Player).where(Player.email == out.to_addr)).first()
+        game = session.get(Game, out.game_id) if out.game_id is not None else None
+    result = Result("bounce", detail=f"{out.to_addr} failed", game_id=out.game_id, step_no=out.step_no)
+    if player is None:
+        return result
+    result.bounced_player = player.id
+    if game is not None and game.gm_email and out.seat != "GM":
+        first = failed[0]
+        status = first.get("status", "")
+        diagnostic = first.get("diagnostic-code", "")[:300]
+        text = (f"A mail of {game.title} #{game.id} to seat {out.seat} ({out.to_addr}) could not be delivered"
+                f"{': ' + status if status else ''}.\n"
+                + (f"The receiving server said: {diagnostic}\n" if diagnostic else "")
+                + "\nThe address is now marked as bouncing. Please ask the player for a working address.\n")
+        result.mails.append(dict(game_id=game.id, step_no=game.step_no, seat="GM", kind=f"bounce-{key[:16]}",
+                                 to_addr=game.gm_email,
+                                 subject=f"[{game.title} #{game.id}] mail to {out.seat} bounced",
+                                 text=text, html="", report_id=None, thread=f"g{game.id}.GM"))
+    return result
