@@ -51,6 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,
         CSRF_TIME_LIMIT=3600,
         MAX_ATTEMPTS=5,
+        GM_MAX_EXTENSION_HOURS=14 * 24,
         OUTAGE_THRESHOLD_MINUTES=12,
     )
     if test_config is None:

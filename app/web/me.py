@@ -15,7 +15,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, redire
 from sqlmodel import select
 
 from app.db import get_engine, get_session, write_session
-from app.leagues.absences import allowance, declare, days_used
+from app.leagues.absences import allowance, days_used, declare
 from app.links import prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
 from app.tokens import hash_token, looks_like_token, sign
