@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 from app.games.empire import data, tribute
 from app.games.empire.notation import parse_line
 from app.games.empire.prompts import ORDER_TYPE, build_choices, market_choices
-from app.games.empire.state import State, active, controlled, name, troops_of
+from app.games.empire.state import State, active, clone, controlled, name, troops_of
 from app.games.empire.windows import apply_admin, apply_answer, open_to
 
 Order = dict[str, Any]
@@ -64,16 +63,17 @@ def _answer(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]
             lines.append({"op": "ACCEPT_PACT", "id": p["id"], "province": rng.choice(mine)})
         elif rng.random() < 0.5:
             lines.append({"op": "DECLINE_PACT", "id": p["id"]})
-    scratch = copy.deepcopy(state)
+    scratch = clone(state)
     return [d for d in lines if not apply_answer(scratch, seat, [d])]
 
 
 def _admin(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
-    scratch = copy.deepcopy(state)
+    scratch = clone(state)
     if rng.random() < 0.5:
-        choice = rng.choice(market_choices(state, seat))["value"]
-        if choice:
+        options = market_choices(state, seat)
+        if options:
+            choice = rng.choice(options)["value"]
             d = parse_line(choice)
             if not apply_admin(scratch, seat, [d]):
                 lines.append(d)
@@ -82,7 +82,7 @@ def _admin(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
         rng.shuffle(opts)
         for value in opts[:4]:
             d = parse_line(value)
-            trial = copy.deepcopy(state)
+            trial = clone(state)
             if not apply_admin(trial, seat, lines + [d]):
                 lines.append(d)
                 break

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -11,7 +10,7 @@ from app.games.empire import ai, bots, data, phases, tribute
 from app.games.empire import state as st
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
-from app.games.empire.state import State, ev, name, round_order
+from app.games.empire.state import State, clone, ev, name, round_order
 from app.games.empire.svg import board_svg
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
@@ -124,7 +123,7 @@ class Empire:
         return {"type": want, "lines": lines}
 
     def validate(self, state: State, seat: str, order: Any) -> None:
-        self._check(copy.deepcopy(state), seat, order)
+        self._check(clone(state), seat, order)
 
     def default_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
         return bots.default_order(state, seat)
@@ -148,7 +147,7 @@ class Empire:
         out = {}
         for seat in owed_seats(state):
             try:
-                out[seat] = self._check(copy.deepcopy(state), seat, orders.get(seat))
+                out[seat] = self._check(clone(state), seat, orders.get(seat))
             except IllegalOrder as exc:
                 out[seat] = canonical(bots.default_order(state, seat))
                 if orders.get(seat) is not None:
@@ -158,9 +157,9 @@ class Empire:
 
     def resolve(self, state: State, orders_by_seat: dict[str, Any],
                 rng: random.Random) -> tuple[State, list[dict[str, Any]]]:
-        state = copy.deepcopy(state)
+        state = clone(state)
         events: list[dict[str, Any]] = []
-        orders = self._orders(state, copy.deepcopy(orders_by_seat or {}), events)
+        orders = self._orders(state, clone(orders_by_seat or {}), events)
         ph = state["phase"]
         seats = [s for s in round_order(state) if s in orders]
         if ph == "T3A":

@@ -13,12 +13,18 @@ State (plain JSON)::
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 from app.games.empire import data
 
 State = dict[str, Any]
+
+
+def clone(data: Any) -> Any:
+    """A deep copy of plain JSON data (much faster than ``copy.deepcopy``)."""
+    return json.loads(json.dumps(data))
 
 
 def new_player(colour: str) -> dict[str, Any]:
