@@ -81,3 +81,15 @@ def test_planning_bot_orders_are_always_legal():
             orders[seat] = order
         advance(RULES, game, orders)
     assert RULES.owed(game.state) == {}
+
+
+def test_random_admin_order_for_a_seat_with_nothing_to_trade():
+    from .helpers import put, scenario
+
+    st = scenario()
+    st["phase"] = "T4"
+    put(st, "B-S1", 1)
+    for i in range(30):
+        order = RULES.random_order(st, "P1", random.Random(i))
+        RULES.validate(st, "P1", order)
+        assert all(line["op"] not in ("MARKET", "BUILD") for line in order["lines"])
