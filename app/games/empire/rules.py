@@ -69,7 +69,9 @@ class Empire:
     def secrets(self, state: State, seat: str) -> list[str]:
         if state["phase"] == "over" or seat not in state["players"]:
             return []
-        return [f"objective:{o}" for o in state["players"][seat]["objectives"]]
+        pl = state["players"][seat]
+        done = [f"objective:{o}:completed" for o in pl["objectives"] if o in pl["completed"]]
+        return [f"objective:{o}" for o in pl["objectives"]] + done
 
     def outcome(self, state: State) -> list[dict[str, Any]] | None:
         if state["phase"] != "over":

@@ -16,8 +16,11 @@ TURN_LABEL = {"T3A": "3A Diplomacy: proposals", "T3B": "3B Diplomacy: answers",
 
 def objective_card(code: str, completed: bool) -> dict[str, Any]:
     o = data.OBJECTIVES[code]
-    return {"id": f"objective:{code}", "code": code, "name": o["name"], "text": o["text"],
+    card = {"id": f"objective:{code}", "code": code, "name": o["name"], "text": o["text"],
             "completed": completed}
+    if completed:  # Long mode: completion is as secret as the card (spec §7)
+        card["status"] = f"objective:{code}:completed"
+    return card
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:

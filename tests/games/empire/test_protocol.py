@@ -184,7 +184,9 @@ def test_long_mode_keeps_completed_objectives_until_both_are_done():
     end_round(st, ScriptedRng())
     assert st["players"][blue]["completed"] == ["O1"] and st["phase"] == "T3A"
     assert RULES.view(st, blue)["private"]["objectives"][0]["completed"] is True
-    assert "completed" not in json.dumps(RULES.view(st, "P2")["players"])
+    assert "objective:O1:completed" in RULES.secrets(st, blue)
+    for viewer in ("P2", None):
+        assert "objective:O1" not in json.dumps(RULES.view(st, viewer))
     control(st, None, 2, 3, 5, 6)
     st["players"][blue]["spoils"] = 6
     end_round(st, ScriptedRng())
