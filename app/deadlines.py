@@ -109,7 +109,7 @@ def compute(policy: dict[str, Any], owed: dict[str, dict[str, Any]], now: dateti
             deadline = place(floor, policy)
     if policy.get("max_hours") is not None:
         deadline = min(deadline, now + timedelta(hours=float(policy["max_hours"])))
-    return deadline
+    return deadline.replace(microsecond=0)
 
 
 def next_deadline(session: Session, game: Game, owed: dict[str, dict[str, Any]], now: datetime) -> datetime:
@@ -120,5 +120,5 @@ def next_deadline(session: Session, game: Game, owed: dict[str, dict[str, Any]],
 
     back = away_until(session, game, list(owed), deadline)
     if back is not None and back > deadline:
-        deadline = place(back + step_length(policy, owed, game.hours) / 2, policy) if policy else back
+        deadline = place(back + step_length(policy, owed, game.hours) / 2, policy)
     return deadline

@@ -30,7 +30,7 @@ DEFAULT_MINUTES = (24 * 60, 120)
 
 def thresholds(length: timedelta, minutes: tuple[int, ...] = DEFAULT_MINUTES) -> list[int]:
     """Reminder thresholds (minutes before the deadline) for a step of this length."""
-    total = length.total_seconds() / 60
+    total = round(length.total_seconds() / 60)
     chosen = sorted((m for m in minutes if m <= total / 2), reverse=True)
     if not chosen and total >= 4:
         chosen = [max(1, int(total / 4))]

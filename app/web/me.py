@@ -109,7 +109,8 @@ def calendar(token: str) -> Response:
     from app.calendar import deadlines_ics
 
     player = find_player(token)
-    body = deadlines_ics([(g, s) for g, s, _l in _games(player)], link_of={s.id: l for _g, s, l in _games(player)})
+    games = _games(player)
+    body = deadlines_ics([(g, s) for g, s, _link in games], link_of={s.id: link for _g, s, link in games})
     resp = make_response(body)
     resp.headers["Content-Type"] = "text/calendar; charset=utf-8"
     resp.headers["Content-Disposition"] = 'inline; filename="deadlines.ics"'
