@@ -120,5 +120,10 @@ def next_deadline(session: Session, game: Game, owed: dict[str, dict[str, Any]],
 
     back = away_until(session, game, list(owed), deadline)
     if back is not None and back > deadline:
-        deadline = place(back + step_length(policy, owed, game.hours) / 2, policy)
+        deadline = place(back + step_length(policy, owed, game.hours) / 2, policy).replace(microsecond=0)
+        from app.models import Event, iso
+
+        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+                          text=f"A player who owes this step is away (declared in advance): the deadline "
+                               f"waits until {iso(deadline)}."))
     return deadline

@@ -145,6 +145,8 @@ def test_absence_moves_the_deadline_and_is_capped(app, runner):
             assert "14 days" in str(exc)
     made = _game(runner, hours="24")
     assert game_row(app, made["game"]).deadline > utcnow() + timedelta(days=5)
+    with Session(get_engine(app)) as s:
+        assert any("is away (declared in advance)" in e.text for e in s.exec(select(Event))), "others are told"
 
 
 def test_player_feed_lists_deadlines_and_turn_mail_carries_an_ics(app, runner):
