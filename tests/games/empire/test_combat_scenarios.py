@@ -224,3 +224,35 @@ def test_example_w3_conquest_with_wall_and_centre():
     events = combat(st, ScriptedRng("[+ + + 0]", "[0 0 0 +]"))
     assert "= 4 against local population [0 0 0 +]=+1 +2 = 3: net 1" in texts(events)
     assert st["provinces"]["9"]["owner"] == seat(st, "GREEN")
+
+
+class _Fixed:
+    """Feeds the FATE dice of one attack: defence roll, then attack roll."""
+
+    def __init__(self, dice):
+        self.dice = list(dice)
+
+    def randint(self, a, b):
+        return self.dice.pop(0)
+
+
+@pytest.mark.parametrize(("heavy", "defenders", "percent"), [(False, 0, 28), (True, 0, 48),
+                                                             (False, 1, 20), (True, 2, 25)])
+def test_success_chances_match_the_spec_table(heavy, defenders, percent):
+    import itertools
+
+    by_sum: dict[int, list] = {}
+    for roll in itertools.product([-1, 0, 1], repeat=4):
+        by_sum.setdefault(sum(roll), []).append(roll)
+    base = scenario()
+    put(base, "B-H1" if heavy else "B-S1", 5, "ATTACK")
+    put(base, "R-S1", 5, "CONQUEST" if defenders == 0 else "DEFENCE")
+    if defenders == 2:
+        put(base, "R-S2", 5, "DEFENCE")
+    wins = 0
+    for d in by_sum.values():
+        for a in by_sum.values():
+            st = copy.deepcopy(base)
+            combat(st, _Fixed(d[0] + a[0]))  # one roll per total, weighted by its count
+            wins += _spoils(st, "BLUE") * len(d) * len(a)
+    assert round(100 * wins / 81 ** 2) == percent
