@@ -33,6 +33,7 @@ import hmac
 import re
 from collections.abc import Iterable
 from email.utils import parseaddr
+from typing import Any
 
 from flask import current_app
 from sqlmodel import Session, select
@@ -45,7 +46,7 @@ DEFAULT_MAX_BYTES = 1024 * 1024
 REPLY_KIND = "reply-"
 
 
-def _cfg(name: str, default: object = None) -> object:
+def _cfg(name: str, default: Any = None) -> Any:
     return current_app.config.get(name, default)
 
 

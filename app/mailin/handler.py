@@ -41,8 +41,16 @@ from app.games import IllegalOrder, get_rules
 from app.mail import clean_header, queue_mail
 from app.mailin import REPLY_KIND, max_bytes, seat_from_addresses, seat_reply_address
 from app.mailin.models import InboundMail
-from app.mailin.text import (MAX_ORDER_CHARS, auto_reason, body_text, header, headers, is_delivery_report,
-                             order_text, quote)
+from app.mailin.text import (
+    MAX_ORDER_CHARS,
+    auto_reason,
+    body_text,
+    header,
+    headers,
+    is_delivery_report,
+    order_text,
+    quote,
+)
 from app.models import Game, Order, OutboxMail, Player, Seat, iso, utcnow
 from app.tokens import LINK_PLACEHOLDER
 
@@ -204,7 +212,7 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
     if too_large:
         return ctx.answer("too_large", f"{max_bytes()} bytes at most", game.step_no, _too_large_text(ctx))
     text = order_text(body_text(msg))
-    game, seat = _reload(engine, game.id, seat.id)
+    game, seat = _reload(engine, game.id or 0, seat.id or 0)
     ctx.game = game
     prompt = game.owed.get(seat.seat) if game.status == "running" else None
     if prompt is None:
@@ -215,6 +223,7 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
         return ctx.answer("rejected", "too long", game.step_no,
                           _rejected_text(ctx, prompt, text, "The order is too long."))
     rules = get_rules(game.slug)
+    game_id, seat_pk = game.id or 0, seat.id or 0
     for _attempt in range(2):
         step_no = game.step_no
         try:
@@ -230,10 +239,10 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
                               _accepted_text(ctx, prompt, text, step_no, False))
         try:
             _row, resolved = turns.accept_order(
-                engine, game.id, seat.id, order, step_no=step_no, text=text, source="mail",
+                engine, game_id, seat_pk, order, step_no=step_no, text=text, source="mail",
                 max_attempts=int(current_app.config.get("MAX_ATTEMPTS", 5)))
         except turns.StepClosed:
-            game, seat = _reload(engine, game.id, seat.id)
+            game, seat = _reload(engine, game_id, seat_pk)
             ctx.game = game
             prompt = game.owed.get(seat.seat) if game.status == "running" else None
             if prompt is None:
@@ -241,7 +250,7 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
             continue  # the step moved on and the seat owes again: try the new step once
         except IllegalOrder as exc:
             return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc)))
-        game, seat = _reload(engine, game.id, seat.id)
+        game, seat = _reload(engine, game_id, seat_pk)
         ctx.game = game
         return ctx.answer("accepted", text, step_no, _accepted_text(ctx, prompt, text, step_no, resolved))
     return ctx.answer("closed", "step closed", game.step_no, _closed_text(ctx, text))
@@ -396,7 +405,7 @@ def _report_fields(msg: EmailMessage) -> tuple[list[dict[str, str]], str]:
         ctype = part.get_content_type()
         if ctype == "message/delivery-status":
             payload = part.get_payload()
-            blocks = payload if isinstance(payload, list) else []
+            blocks: list[Any] = payload if isinstance(payload, list) else []
             if not blocks and isinstance(payload, str):
                 blocks = [email.message_from_string(b, policy=policy.compat32)
                           for b in re.split(r"\r?\n\r?\n", payload) if b.strip()]
@@ -405,7 +414,7 @@ def _report_fields(msg: EmailMessage) -> tuple[list[dict[str, str]], str]:
                 if "action" in fields or "final-recipient" in fields:
                     recipients.append(fields)
         elif ctype == "message/rfc822" and not original:
-            inner = part.get_payload()
+            inner: Any = part.get_payload()
             if isinstance(inner, list) and inner:
                 original = header(inner[0], "Message-ID")
         elif ctype == "text/rfc822-headers" and not original:

@@ -247,7 +247,7 @@ def own_lines(text: str) -> list[str]:
         nxt = next((lines[j].strip() for j in range(i + 1, min(i + 8, len(lines))) if lines[j].strip()), "")
         if _HEADER_LINE.match(stripped) and _HEADER_NEXT.match(nxt):
             break  # an Outlook-style quoted mail: From: ... Sent: ...
-        attribution = _ATTRIBUTION.match(stripped)
+        attribution = bool(_ATTRIBUTION.match(stripped))
         if not attribution and stripped and _ATTRIBUTION_END.search(nxt) and re.match(
                 r"^(on|le|am|el|il|op|em)\b", stripped, re.IGNORECASE) and i + 1 < len(lines) \
                 and lines[i + 1].strip() == nxt:

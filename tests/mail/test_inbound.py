@@ -20,8 +20,19 @@ from app.mailin.server import make_controller
 from app.models import Game, OutboxMail
 from app.turns import rotate_link
 from tests.conftest import free_port
-from tests.mail.helpers import (create_game, deliver, game_row, inbound, orders, outbox, player, reply, reply_addr,
-                                send, set_aside_turn_mails)
+from tests.mail.helpers import (
+    create_game,
+    deliver,
+    game_row,
+    inbound,
+    orders,
+    outbox,
+    player,
+    reply,
+    reply_addr,
+    send,
+    set_aside_turn_mails,
+)
 
 
 def _answers(smtp):
@@ -229,7 +240,7 @@ def _dsn(original_id: str, recipient: str, action: str = "failed") -> bytes:
 
 
 def test_delivery_report_marks_the_address_bounced_and_tells_the_gm(smtp_app, receiver, runner, smtp):
-    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
     set_aside_turn_mails(smtp_app)
     start_b = [m for m in outbox(smtp_app, "start") if m.seat == "B"][0]
     send(receiver.port, _dsn("<unknown.1@pbem.example.org>", "b@example.org"), to=["turns@pbem.localhost"],

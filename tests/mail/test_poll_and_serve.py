@@ -19,8 +19,17 @@ import pytest
 from app.mailin import imap as imap_module
 from tests.conftest import free_port
 from tests.mail.fakeimap import FakeImapServer, Mailbox
-from tests.mail.helpers import (create_game, deliver, game_row, inbound, orders, outbox, reply, reply_addr,
-                                set_aside_turn_mails)
+from tests.mail.helpers import (
+    create_game,
+    deliver,
+    game_row,
+    inbound,
+    orders,
+    outbox,
+    reply,
+    reply_addr,
+    set_aside_turn_mails,
+)
 
 
 def _raw(msg) -> bytes:

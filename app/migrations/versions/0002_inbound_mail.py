@@ -4,10 +4,9 @@ Revision ID: 0002
 Revises: 0001
 Create Date: 2026-12-02 12:19:40.512387
 """
-from alembic import op
 import sqlalchemy as sa
 import sqlmodel
-
+from alembic import op
 
 revision = '0002'
 down_revision = '0001'
