@@ -202,6 +202,11 @@ def body_text(msg: EmailMessage) -> str:
         part = None
     if part is None:
         return ""
+    if part.get_content_type() == "text/plain" and not decode_part(part).strip():
+        try:  # an empty plain part next to the HTML one (some phone clients)
+            part = msg.get_body(preferencelist=("html",)) or part
+        except Exception:
+            pass
     text = decode_part(part).replace("\r\n", "\n").replace("\r", "\n")
     ctype = part.get_content_type()
     if ctype == "text/html":

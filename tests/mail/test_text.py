@@ -105,3 +105,13 @@ def test_interrupted_handling_is_done_again_without_storing_twice(smtp_app, runn
     assert len(orders(smtp_app, made["game"], "mail")) == 1
     assert len(outbox(smtp_app)) == 1
     assert inbound(smtp_app)[0].status == "accepted"
+
+
+def test_empty_plain_part_next_to_html_reads_the_html():
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"] = "a@x"
+    msg.set_content("\n")
+    msg.add_alternative("<p>PICK 3</p>", subtype="html")
+    assert order_text(body_text(msg)) == "PICK 3"
