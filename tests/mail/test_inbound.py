@@ -81,6 +81,9 @@ def test_correct_order_by_reply_is_stored_and_confirmed(smtp_app, receiver, runn
     body = _body(msg)
     assert "> PICK 2" in body and "https://pbem.example.org/p/" in body
     assert inbound(smtp_app)[0].status == "accepted"
+    # answering the confirmation goes nowhere: the no-reply address is refused
+    with pytest.raises(smtplib.SMTPRecipientsRefused):
+        send(receiver.port, reply(msg["Reply-To"], "PICK 3"))
 
 
 def test_both_orders_by_mail_resolve_the_step(smtp_app, receiver, runner, smtp):

@@ -133,6 +133,10 @@ def test_flask_mail_serve_receives_orders(app, runner, tmp_path):
         msg = reply(addr, f"{example}\n\n-- \nThe Soviet", sender="sov@example.org")
         with smtplib.SMTP("127.0.0.1", port, timeout=30) as conn:
             assert conn.sendmail("sov@example.org", [addr], _raw(msg)) == {}
+        end = time.monotonic() + 30  # the answer is delivered right after (to the local mailbox here)
+        while time.monotonic() < end and [m.status for m in outbox(app)] != ["local"]:
+            time.sleep(0.2)
+        assert [m.status for m in outbox(app)] == ["local"]
     finally:
         proc.terminate()
         proc.wait(timeout=20)
