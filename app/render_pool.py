@@ -4,7 +4,8 @@ WeasyPrint is slow and memory hungry, and a deadline storm asks for hundreds
 of PDFs at once.  Reports are therefore rendered in a fixed number of worker
 processes (``RENDER_WORKERS``, default: the number of CPUs), each with its own
 application (built from the parent's configuration), a time limit per render
-(``REPORT_TIMEOUT`` seconds) and an address-space limit (``REPORT_MEMORY_MB``).
+(``REPORT_TIMEOUT`` seconds) and an address-space limit (``REPORT_MEMORY_MB``
+beyond what a loaded worker maps).
 A worker is replaced after ``RENDER_TASKS_PER_CHILD`` renders, so a leak
 cannot grow without bound.  Workers are forked from a small server process
 that has already imported WeasyPrint, so starting one is cheap.
@@ -51,16 +52,27 @@ def _init_worker(config: dict[str, Any], memory_mb: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
-    if memory_mb > 0:
-        limit = memory_mb * 1024 * 1024
-        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard != resource.RLIM_INFINITY:
-            limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     global _worker_app
     from app import create_app
 
     _worker_app = create_app(config)
+    if memory_mb > 0:  # like a single isolated render: this much beyond what the loaded worker maps
+        limit = _vm_bytes() + memory_mb * 1024 * 1024
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _vm_bytes() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
 
 
 def _on_alarm(_signum: int, _frame: Any) -> None:
@@ -101,6 +113,7 @@ def worker_config(config: Any) -> dict[str, Any]:
             continue
         out[key] = value
     out["SCHEDULER_ENABLED"] = False
+    out["REPORT_ISOLATE"] = False  # the pool's workers are the isolation (and may not fork)
     out["DATABASE_URL"] = "sqlite://"  # workers never touch the database
     return out
 

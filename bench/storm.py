@@ -1,0 +1,282 @@
+"""The deadline storm: N games all due at the same instant, measured against the render floor.
+
+    python bench/storm.py [--games N] [--quick]
+
+Creates N games (a mix of every registered game, 2-6 seats, bots in some seats
+but humans in all, so reports are made) on a fresh SQLite file, warms the
+render pool, then at "the deadline" resolves everything due (``process_due``,
+as ``flask tick --now`` does) while the outbox is delivered (``deliver_pending``,
+as the scheduler's mail job does) to a local aiosmtpd server.  It measures the
+time until every step is resolved, every report rendered and every mail
+handed over; the time of the first mail; and the peak RSS of all processes
+(this one, the render pool's server and workers).
+
+The floor, measured in the same run afterwards on a sample of the storm's own
+reports: WeasyPrint alone rendering the report's HTML frozen as a static page
+(same size, same SVG board and QR code; no templates, no database, no app).
+Ideal storm time = sum over reports of the floor / cores.
+
+Goals: total <= 1.25 x ideal; first mail <= 30 s after the deadline; peak RSS <= 1 GiB.
+The last line is the headline ratio; the exit status is 1 when a goal is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
+
+benchlib.ensure_env()
+
+GOAL_RATIO = 1.25
+GOAL_FIRST_MAIL = 30.0
+GOAL_RSS_MIB = 1024
+
+
+def warm_pool(app) -> None:
+    """Start the render workers before the deadline (a running scheduler has them already)."""
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.models import Report
+    from app.render_pool import render_batch
+
+    with Session(get_engine(app)) as session:
+        report = session.exec(select(Report).limit(1)).first()
+    if report is None:
+        return
+    jobs = [(report.context, benchlib.BASE_URL + "/p/" + "x" * 43)] * benchlib.cores() * 2
+    list(render_batch(app, jobs))
+
+
+def run_storm(app, tick_at: datetime, sink: benchlib.Sink, progress: bool = False) -> dict:
+    """Resolve all that is due at ``tick_at`` while delivering the outbox; timings from the deadline."""
+    from app import turns
+    from app.db import get_engine
+    from app.mail import deliver_pending
+
+    engine = get_engine(app)
+    result: dict = {}
+    resolved = threading.Event()
+
+    def resolver() -> None:
+        with app.app_context():
+            summary = turns.process_due(engine, tick_at, max_attempts=app.config["MAX_ATTEMPTS"])
+        result["steps"] = summary["steps"]
+        result["games"] = summary["games"]
+        result["resolved_at"] = time.perf_counter() - t0
+        resolved.set()
+
+    counts: Counter = Counter()
+    t0 = time.perf_counter()
+    thread = threading.Thread(target=resolver, daemon=True)
+    thread.start()
+    last_print = t0
+    while True:
+        finished_before = resolved.is_set()
+        with app.app_context():
+            got = deliver_pending(app, now=tick_at + timedelta(seconds=1))
+        counts.update(got)
+        if progress and time.perf_counter() - last_print > 10:
+            last_print = time.perf_counter()
+            print(f"  ... {last_print - t0:6.1f} s: {dict(counts)} mails, "
+                  f"resolved={resolved.is_set()}", file=sys.stderr, flush=True)
+        if not any(got.values()):
+            if finished_before:
+                break
+            time.sleep(0.05)
+    thread.join()
+    result["total"] = time.perf_counter() - t0
+    result["first_mail"] = (sink.first - t0) if sink.first else float("nan")
+    result["last_mail"] = (sink.last - t0) if sink.last else float("nan")
+    result["mail"] = dict(counts)
+    return result
+
+
+def storm_counts(app, tick_at: datetime) -> tuple[Counter, list]:
+    """Reports made in the storm, by game slug, and a sample of them per slug."""
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.models import Report
+
+    by_slug: Counter = Counter()
+    samples: dict[str, list] = defaultdict(list)
+    with Session(get_engine(app)) as session:
+        for report in session.exec(select(Report).where(Report.created_at >= tick_at).order_by(Report.id)):
+            slug = report.context["game"]["slug"]
+            by_slug[slug] += 1
+            samples[slug].append(report.context)
+    return by_slug, samples
+
+
+def measure_floor(app, samples: dict[str, list], per_slug: int, repeat: int) -> dict[str, dict[str, float]]:
+    """Per game: floor (static page) and real (render_pdf from the context, as a pool worker does)
+    seconds per report, on one core, side by side."""
+    from app.reports import render_pdf
+
+    link = benchlib.BASE_URL + "/p/" + "x" * 43
+    out = {}
+    first = True
+    for slug, contexts in sorted(samples.items()):
+        step = max(1, len(contexts) // per_slug)
+        picked = contexts[::step][:per_slug]
+        floor, real, size = [], [], []
+        for ctx in picked:
+            html = benchlib.static_html(app, ctx, link)
+            size.append(len(html))
+            if first:  # load fonts and caches once
+                benchlib.render_static(html)
+                first = False
+            floor.append(benchlib.timed(benchlib.render_static, html, repeat=repeat))
+            with app.app_context():
+                real.append(benchlib.timed(render_pdf, ctx, link, repeat=repeat))
+        out[slug] = {"floor": sum(floor) / len(floor), "real": sum(real) / len(real),
+                     "html_kb": sum(size) / len(size) / 1024, "sampled": len(picked)}
+    return out
+
+
+def floor_pages(app, contexts_by_slug: dict[str, list], counts: Counter, m: int) -> list[str]:
+    """About ``m`` static report pages, in the proportions of ``counts`` (per game)."""
+    link = benchlib.BASE_URL + "/p/" + "x" * 43
+    total = sum(counts.values()) or 1
+    pages = []
+    for slug, n in sorted(counts.items()):
+        k = max(1, round(m * n / total))
+        contexts = contexts_by_slug.get(slug, [])
+        step = max(1, len(contexts) // k)
+        pages += [benchlib.static_html(app, c, link) for c in contexts[::step][:k]]
+    return pages
+
+
+def parallel_ideal(app, contexts_by_slug: dict[str, list], counts: Counter, m: int, procs: int) -> float:
+    """Ideal storm seconds: the parallel floor per page x reports."""
+    pages = floor_pages(app, contexts_by_slug, counts, m)
+    return benchlib.parallel_floor(pages, procs) / len(pages) * sum(counts.values())
+
+
+def start_contexts(app) -> dict[str, list]:
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.models import Report
+
+    out: dict[str, list] = defaultdict(list)
+    with Session(get_engine(app)) as session:
+        for report in session.exec(select(Report).order_by(Report.id)):
+            out[report.context["game"]["slug"]].append(report.context)
+    return out
+
+
+def setup(tmp: str, games: int, smtp_port: int, workers: int):
+    from app.models import utcnow
+
+    app = benchlib.make_app(os.path.join(tmp, "storm.sqlite"), smtp_port, RENDER_WORKERS=workers,
+                           REPORT_ISOLATE=False)
+    created_at = utcnow().replace(microsecond=0)
+    t = time.perf_counter()
+    benchlib.create_games(app, games, created_at)
+    return app, time.perf_counter() - t
+
+
+def due_instant(app) -> datetime:
+    from sqlalchemy import func
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.models import Game
+
+    with Session(get_engine(app)) as session:
+        latest = session.exec(select(func.max(Game.deadline)).where(Game.status == "running")).one()
+    return latest + timedelta(seconds=1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--quick", action="store_true", help="about 50 games")
+    parser.add_argument("--workers", type=int, default=0, help="render workers (default: cores)")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    games = 50 if args.quick and args.games == 1000 else args.games
+    cores = benchlib.cores()
+    workers = args.workers or cores
+
+    with tempfile.TemporaryDirectory(prefix="pbem-storm-") as tmp, benchlib.SmtpServer() as smtp:
+        app, create_s = setup(tmp, games, smtp.port, workers)
+        tick_at = due_instant(app)
+        small = games <= 20
+        m = 2 * cores if small else 12 * cores
+        # the floor before the storm, on the games' first reports (same games, same sizes)
+        before = start_contexts(app)
+        ideal_before = parallel_ideal(app, before, Counter({s: len(c) for s, c in before.items()}), m, cores)
+        ideal_before_per_report = ideal_before / sum(len(c) for c in before.values())
+        warm_pool(app)
+        sampler = benchlib.RssSampler()
+        sampler.start()
+        res = run_storm(app, tick_at, smtp.sink, progress=games >= 200)
+        sampler.stop()
+        by_slug, samples = storm_counts(app, tick_at)
+        ideal_after = parallel_ideal(app, samples, by_slug, m, cores)
+        floor = measure_floor(app, samples, per_slug=1 if small else 3, repeat=1 if small else 2)
+
+    reports = sum(by_slug.values())
+    serial_ideal = sum(n * floor[s]["floor"] for s, n in by_slug.items()) / cores
+    ideal = (ideal_before_per_report * reports + ideal_after) / 2
+    real_ideal = sum(n * floor[s]["real"] for s, n in by_slug.items()) / cores
+    ratio = res["total"] / ideal if ideal else float("inf")
+    rss_mib = sampler.peak_kib / 1024
+    mail = res["mail"]
+
+    rows = [[s, by_slug[s], f["html_kb"], f["floor"], f["real"], f["real"] / f["floor"]]
+            for s, f in floor.items()]
+    print(f"deadline storm: {games} games, {res.get('steps', 0)} steps, {reports} reports, "
+          f"{cores} cores, {workers} render workers (games created in {create_s:.1f} s, not counted)")
+    print()
+    print(benchlib.table(rows, ["game", "reports", "html KiB", "floor s", "report s", "report/floor"]))
+    print()
+    first_ok = res["first_mail"] <= GOAL_FIRST_MAIL
+    rss_ok = rss_mib <= GOAL_RSS_MIB
+    ratio_ok = ratio <= GOAL_RATIO
+    summary = [
+        ["all steps resolved", f"{res.get('resolved_at', float('nan')):.1f} s", ""],
+        ["mails handed to SMTP", f"{smtp.sink.count} ({smtp.sink.with_pdf} with PDF)", ""],
+        ["outbox counts", json.dumps(mail), "deferred must be 0" if mail.get("deferred") else ""],
+        ["storm total", f"{res['total']:.1f} s", ""],
+        ["ideal (reports x floor / cores)", f"{ideal:.1f} s",
+         f"{cores} plain WeasyPrint processes on static pages, before {ideal_before_per_report * reports:.1f} s"
+         f" / after {ideal_after:.1f} s the storm"],
+        ["same from the one-core floor", f"{serial_ideal:.1f} s", "one process, floor / cores"],
+        ["ideal with real report renders", f"{real_ideal:.1f} s", f"{res['total'] / real_ideal:.2f}x"],
+        ["storm / ideal", f"{ratio:.2f}x", f"goal <= {GOAL_RATIO}x: {'ok' if ratio_ok else 'MISSED'}"],
+        ["first mail after deadline", f"{res['first_mail']:.1f} s",
+         f"goal <= {GOAL_FIRST_MAIL:.0f} s: {'ok' if first_ok else 'MISSED'}"],
+        ["peak RSS, all processes", f"{rss_mib:.0f} MiB in {sampler.peak_procs} processes",
+         f"goal <= {GOAL_RSS_MIB} MiB: {'ok' if rss_ok else 'MISSED'}"],
+    ]
+    print(benchlib.table(summary, ["measure", "value", "goal"]))
+    complete = smtp.sink.count == sum(mail.values()) - mail.get("deferred", 0) and not mail.get("failed")
+    if not complete:
+        print("NOT COMPLETE: some mail was deferred or failed")
+    if not ratio_ok:
+        print(f"MISSED: storm took {ratio:.2f}x the floor; see README, Performance")
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "games": games, "reports": reports, "cores": cores, "workers": workers, "result": res,
+            "floor": floor, "ideal": ideal, "ratio": ratio, "peak_rss_mib": rss_mib}, indent=2))
+    print(f"storm: {ratio:.2f}x floor (goal <= {GOAL_RATIO}x)")
+    return 0 if ratio_ok and first_ok and rss_ok and complete else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
