@@ -1,4 +1,3 @@
-# ENGINE AUTHORS WORKING NOW: read /work/helper_prompts/common.md first (file boundaries, commit rules, templates, deadline 14:25 UTC). Remove nothing here.
 """The Game protocol: one shape for every game the platform runs.
 
 Everything here is pure: no Flask, no database, no clock, no global random.
