@@ -354,3 +354,18 @@ def test_lmtp_receiver(smtp_app, runner):
         controller.stop()
     assert [o.order["n"] for o in orders(smtp_app, made["game"], "mail")] == [2]
     assert b != a
+
+
+def test_a_real_game_played_by_mail(smtp_app, receiver, runner, smtp):
+    """Dual Powers: both seats answer their turn mails with the example order; the step resolves."""
+    made = create_game(runner, "dual_powers", ("sov@example.org", "gov@example.org"))
+    set_aside_turn_mails(smtp_app)
+    game = game_row(smtp_app, made["game"])
+    for seat, sender in (("SOV", "sov@example.org"), ("GOV", "gov@example.org")):
+        example = game.owed[seat]["example"]
+        body = f"# my choice\n{example.lower() if seat == 'GOV' else example}\n\n-- \n{seat}\n"
+        send(receiver.port, reply(reply_addr(smtp_app, made["game"], seat), body, sender=sender))
+    stored = orders(smtp_app, made["game"], "mail")
+    assert sorted(o.seat for o in stored) == ["GOV", "SOV"]
+    assert game_row(smtp_app, made["game"]).step_no > game.step_no
+    assert all("order received" in m.subject for m in outbox(smtp_app))
