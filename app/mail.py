@@ -108,7 +108,7 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     msg["Subject"] = clean_header(mail.subject)
     msg["Message-ID"] = mail.message_id
     msg["Date"] = format_datetime(mail.created_at.replace(tzinfo=None), usegmt=False)
-    msg["Auto-Submitted"] = "auto-generated"
+    msg["Auto-Submitted"] = "auto-replied" if mail.kind.startswith("reply-") else "auto-generated"
     from app.mailin import reply_address
 
     reply_to = reply_address(session, mail)
@@ -130,6 +130,13 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
         if report is not None:
             pdf = render_pdf(report.context, link)
             msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=report_filename(report))
+    if mail.report_id is not None:
+        from app.calendar import one_deadline_ics
+
+        report = session.get(Report, mail.report_id)
+        ics = one_deadline_ics(report.context, link) if report is not None else None
+        if ics:
+            msg.add_attachment(ics, maintype="text", subtype="calendar", filename="deadline.ics")
     return msg
 
 
