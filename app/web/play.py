@@ -165,6 +165,9 @@ def submit(token: str) -> Response:
                            f"notation has at most {MAX_NOTATION} characters. Nothing was stored.", **keep)
     prompt = game.owed.get(seat.seat)
     engine = get_engine()
+    # give the read connection back before writing: a request holding one connection while it
+    # waits for another would exhaust the pool under a burst of submissions
+    get_session().close()
     try:
         if prompt is None or step_no != game.step_no:
             raise turns.StepClosed(game.step_no)
