@@ -72,7 +72,14 @@ def create(slug: str, players: list[str], bot: bool, options: dict, hours: float
             if seat.is_robot:
                 entry["robot"] = True
             out.append(entry)
-        return {"game": game.id, "seats": out, "gm_link": gm_link(game), "seed_hash": game.seed_hash}
+        result = {"game": game.id, "seats": out, "gm_link": gm_link(game), "seed_hash": game.seed_hash}
+        if gm_email:
+            from app.links import prefs_link
+
+            gm = session.exec(select(Player).where(Player.email == gm_email.strip())).first()
+            if gm is not None:
+                result["gm_home"] = prefs_link(gm)  # every game this GM runs, on one page
+        return result
 
 
 @game_cli.command("create")

@@ -101,6 +101,8 @@ def create_game(
     session.add(game)
     session.flush()
     gm_token = issue_gm_token(game)
+    if gm_email:  # the GM gets a settings page listing every game they run
+        get_or_create_player(session, gm_email)
     links: dict[str, str] = {}
     queue = list(emails)
     for seat_id in seats:

@@ -53,11 +53,28 @@ def settings(token: str) -> str:
     return _page(player, token)
 
 
+def _gm_games(player: Player) -> list[tuple[Game, list[str], str]]:
+    """Games this player runs as GM: who they wait for, and the GM link."""
+    from app.links import gm_link
+    from app.turns import current_orders
+
+    session = get_session()
+    games = session.exec(select(Game).where(Game.gm_email == player.email)
+                         .order_by(Game.status, Game.deadline)).all()
+    out = []
+    for game in games:
+        have = current_orders(session, game.id, game.step_no) if game.status == "running" else {}
+        waiting = sorted(s for s in game.owed if s not in have) if game.status == "running" else []
+        out.append((game, waiting, gm_link(game)))
+    return out
+
+
 def _page(player: Player, token: str, error: str = "", notice: str = "", status: int = 200):  # type: ignore[no-untyped-def]
     session = get_session()
     absences = session.exec(select(Absence).where(Absence.player_id == player.id).order_by(Absence.start)).all()
     year = utcnow().year
     html = render_template("web/me.html", player=player, token=token, csrf=_csrf(player), games=_games(player),
+                           gm_games=_gm_games(player),
                            absences=absences, error=error, notice=notice,
                            used=round(days_used(session, player.id, year), 1), allowed=allowance(session, player.id),
                            zones=sorted(z for z in available_timezones() if "/" in z))

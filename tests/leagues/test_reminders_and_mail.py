@@ -220,3 +220,12 @@ def test_gm_extension_is_capped_logged_and_refused_to_a_playing_gm(app, client, 
     with Session(get_engine(app)) as s:
         assert any("The GM extended the deadline by 24 hours." == e.text for e in s.exec(select(Event)))
     assert datetime  # keep the import for readers of the dates above
+
+
+def test_a_gm_with_many_games_sees_them_on_one_page(app, client, runner):
+    for i in range(3):
+        runner.invoke(args=["game", "create", "toy", "--player", f"a{i}@example.org", "--player", "b@example.org",
+                            "--gm", "gm@example.org"])
+    page = client.get(path_of(_prefs_link(app, "gm@example.org"))).get_data(as_text=True)
+    assert "Games you run as GM" in page
+    assert page.count("/gm/") == 3 and page.count("A, B") == 3
