@@ -84,7 +84,10 @@ def create_game(
     """
     now = now or utcnow()
     rules = get_rules(slug)
-    opts = {**rules.default_options(), **(options or {})}
+    options = dict(options or {})
+    if "resolve_early" in options:  # a platform option, not the game's
+        resolve_early = options.pop("resolve_early") not in (False, "false", "no", "0", 0)
+    opts = {**rules.default_options(), **options}
     seats = rules.seats(opts)
     robots = set(getattr(rules, "robot_seats", lambda _o: [])(opts))
     open_seats = [s for s in seats if s not in robots]

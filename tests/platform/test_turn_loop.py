@@ -169,3 +169,15 @@ def test_late_order_after_resolution_is_refused_clearly(app, client, runner):
     assert resp.status_code == 409
     assert "already resolved" in resp.get_data(as_text=True)
     assert [o.source for o in _orders(app, made["game"])] == ["default", "default"]
+
+
+def test_resolve_early_can_be_switched_off_per_game(app, client, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--option", "resolve_early=false")
+    a, b = made["seats"]
+    post_form(client, a["link"], {"n": "3"})
+    post_form(client, b["link"], {"n": "1"})
+    assert game_row(app, made["game"]).step_no == 1, "waits for the deadline"
+    assert "resolve_early" not in game_row(app, made["game"]).options
+    late = runner.invoke(args=["tick", "--now", (utcnow() + timedelta(hours=25)).isoformat()])
+    assert json.loads(late.output)["steps"] == 1
+    assert game_row(app, made["game"]).state["score"] == {"A": 3, "B": 0}
