@@ -133,8 +133,11 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     if mail.report_id is not None:
         from app.calendar import one_deadline_ics
 
+        from app.i18n import player_locale
+
         report = session.get(Report, mail.report_id)
-        ics = one_deadline_ics(report.context, link) if report is not None else None
+        with player_locale(((report.context or {}).get("player") or {}).get("language") if report else None):
+            ics = one_deadline_ics(report.context, link) if report is not None else None
         if ics:
             msg.add_attachment(ics, maintype="text", subtype="calendar", filename="deadline.ics")
     return msg
@@ -191,10 +194,9 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
             .limit(limit)
         ).all()
     claimed = []
-    for row in rows:
+    if rows:  # one write transaction claims the batch (SQLite: one wait for the write lock, not one per mail)
         with write_session(engine) as session:
-            if _claim(session, row, now):
-                claimed.append(row)
+            claimed = [row for row in rows if _claim(session, row, now)]
     conn: smtplib.SMTP | None = None
     try:
         for row, pdf, render_error in _with_reports(app, engine, claimed):
