@@ -6,7 +6,8 @@ processes (``RENDER_WORKERS``, default: the number of CPUs), each with its own
 application (built from the parent's configuration), a time limit per render
 (``REPORT_TIMEOUT`` seconds) and an address-space limit (``REPORT_MEMORY_MB``
 beyond what a loaded worker maps).
-A worker is replaced after ``RENDER_TASKS_PER_CHILD`` renders, so a leak
+Workers run at a lower CPU priority (``RENDER_NICE``, default 10) than
+the web workers.  A worker is replaced after ``RENDER_TASKS_PER_CHILD`` renders, so a leak
 cannot grow without bound.  Workers are forked from a small server process
 that has already imported WeasyPrint, so starting one is cheap.
 
@@ -36,6 +37,7 @@ _PRELOAD = ["app", "app.reports", "weasyprint", "segno", "jinja2"]
 
 DEFAULT_TASKS_PER_CHILD = 200
 DEFAULT_MEMORY_MB = 1024
+DEFAULT_NICE = 10
 
 
 class RenderError(Exception):
@@ -47,11 +49,13 @@ class RenderError(Exception):
 _worker_app: Any = None
 
 
-def _init_worker(config: dict[str, Any], memory_mb: int) -> None:
+def _init_worker(config: dict[str, Any], memory_mb: int, nice: int = 0) -> None:
     import resource
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
+    if nice > 0:  # web requests first: a storm of renders must not slow players' pages
+        os.nice(nice)
     global _worker_app
     from app import create_app
 
@@ -124,6 +128,7 @@ def settings(config: Any) -> dict[str, Any]:
         "timeout": float(config.get("REPORT_TIMEOUT") or 60),
         "memory_mb": int(config.get("REPORT_MEMORY_MB") or DEFAULT_MEMORY_MB),
         "tasks_per_child": int(config.get("RENDER_TASKS_PER_CHILD") or DEFAULT_TASKS_PER_CHILD),
+        "nice": int(config.get("RENDER_NICE", DEFAULT_NICE)),
     }
 
 
@@ -131,12 +136,13 @@ class RenderPool:
     """A fixed number of render processes; ``render_many`` is safe to call from several threads."""
 
     def __init__(self, config: dict[str, Any], *, workers: int, timeout: float, memory_mb: int,
-                 tasks_per_child: int) -> None:
+                 tasks_per_child: int, nice: int = DEFAULT_NICE) -> None:
         self.config = config
         self.workers = max(1, workers)
         self.timeout = timeout
         self.memory_mb = memory_mb
         self.tasks_per_child = tasks_per_child
+        self.nice = nice
         self._lock = threading.Lock()
         self._pool: Any = None
         self._generation = 0
@@ -149,7 +155,7 @@ class RenderPool:
                 ctx = multiprocessing.get_context("forkserver")
                 ctx.set_forkserver_preload(_PRELOAD)
                 self._pool = ctx.Pool(
-                    self.workers, initializer=_init_worker, initargs=(self.config, self.memory_mb),
+                    self.workers, initializer=_init_worker, initargs=(self.config, self.memory_mb, self.nice),
                     maxtasksperchild=self.tasks_per_child or None,
                 )
                 self._generation += 1

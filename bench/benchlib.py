@@ -294,7 +294,12 @@ def _warm_static(html: str) -> None:
     render_static(html)
 
 
-def parallel_floor(pages: list[str], procs: int) -> float:
+def _nice(n: int) -> None:
+    if n > 0:
+        os.nice(n)
+
+
+def parallel_floor(pages: list[str], procs: int, nice: int = 0) -> float:
     """Wall seconds for ``procs`` plain processes (WeasyPrint alone) to render ``pages``.
 
     The side-by-side floor of a parallel job: on a machine that other work is
@@ -303,7 +308,7 @@ def parallel_floor(pages: list[str], procs: int) -> float:
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(procs) as pool:
+    with ctx.Pool(procs, initializer=_nice, initargs=(nice,)) as pool:  # same priority as render workers
         pool.map(_warm_static, pages[:procs], chunksize=1)  # fonts and caches, in every process
         t = time.perf_counter()
         pool.map(_render_static_timed, pages, chunksize=1)

@@ -162,7 +162,10 @@ def floor_pages(app, contexts_by_slug: dict[str, list], counts: Counter, m: int)
 def parallel_ideal(app, contexts_by_slug: dict[str, list], counts: Counter, m: int, procs: int) -> float:
     """Ideal storm seconds: the parallel floor per page x reports."""
     pages = floor_pages(app, contexts_by_slug, counts, m)
-    return benchlib.parallel_floor(pages, procs) / len(pages) * sum(counts.values())
+    from app.render_pool import settings
+
+    nice = settings(app.config)["nice"]
+    return benchlib.parallel_floor(pages, procs, nice) / len(pages) * sum(counts.values())
 
 
 def start_contexts(app) -> dict[str, list]:
@@ -201,13 +204,29 @@ def due_instant(app) -> datetime:
     return latest + timedelta(seconds=1)
 
 
+def external(db: str, tick: str, workers: int) -> int:
+    """Storm an existing database (``submit_load.py`` runs this beside its web server)."""
+    with benchlib.SmtpServer() as smtp:
+        app = benchlib.make_app(db, smtp.port, create=False, RENDER_WORKERS=workers, REPORT_ISOLATE=False)
+        warm_pool(app)
+        print("STORM START", flush=True)
+        res = run_storm(app, datetime.fromisoformat(tick), smtp.sink)
+        res["mails_received"] = smtp.sink.count
+    print("STORM DONE " + json.dumps(res), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="about 50 games")
     parser.add_argument("--workers", type=int, default=0, help="render workers (default: cores)")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--external-db", help=argparse.SUPPRESS)
+    parser.add_argument("--tick", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.external_db:
+        return external(args.external_db, args.tick, args.workers or benchlib.cores())
     games = 50 if args.quick and args.games == 1000 else args.games
     cores = benchlib.cores()
     workers = args.workers or cores

@@ -1,0 +1,310 @@
+"""Order submission under load, idle and during a deadline storm, against a bare Flask endpoint.
+
+    python bench/submit_load.py [--quick] [--seconds S] [--rate R] [--storm-games N]
+
+Runs the real HTTP server (gunicorn with ``gunicorn.conf.py``, its documented
+worker count) on loopback, twice: once serving the application (orders POSTed
+to ``/p/<token>`` in the game's notation, each a real write: validation, the
+order row, the seat, the all-in flag) and once serving a bare Flask "hello"
+endpoint (``bench/hello_app.py``) with the same configuration.  The load
+generator is an asyncio HTTP/1.1 client in this process:
+
+* open loop: requests started at a fixed rate (``--rate``) for ``--seconds``;
+  latency is measured from the planned start, so a stalled server counts in full;
+* closed loop: ``--concurrency`` clients back to back, for throughput.
+
+Both, first with the machine idle, then while a deadline storm (``storm.py``
+in a separate process: resolution, render pool, SMTP) runs on the same
+database.  Goal: p99 of an order <= 3x the p99 of bare Flask measured idle,
+also during the storm.  The last line is the worse of the two ratios; the exit
+status is 1 when the goal is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
+
+benchlib.ensure_env()
+
+GOAL = 3.0
+HERE = Path(__file__).resolve().parent
+
+
+# --------------------------------------------------------------------------- load generator
+
+
+async def _one(port: int, req: bytes) -> int:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(req)
+        await writer.drain()
+        status_line = await reader.readline()
+        await reader.read()  # until the server closes (sync workers close every connection)
+        return int(status_line.split()[1])
+    finally:
+        writer.close()
+
+
+def http_request(path: str, body: bytes) -> bytes:
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    return head.encode() + body
+
+
+async def open_loop(port: int, requests: list[bytes], rate: float, seconds: float) -> dict:
+    """Start requests at ``rate`` per second; latencies from the planned start."""
+    lat: list[float] = []
+    codes: dict[int, int] = {}
+    n = max(1, int(rate * seconds))
+    start = time.perf_counter() + 0.05
+
+    async def fire(i: int) -> None:
+        planned = start + i / rate
+        delay = planned - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        try:
+            code = await asyncio.wait_for(_one(port, requests[i % len(requests)]), 60)
+        except (OSError, asyncio.TimeoutError, IndexError, ValueError):
+            code = 0
+        lat.append(time.perf_counter() - planned)
+        codes[code] = codes.get(code, 0) + 1
+
+    await asyncio.gather(*(fire(i) for i in range(n)))
+    wall = time.perf_counter() - start
+    return {"n": n, "p50": benchlib.quantile(lat, 0.5), "p99": benchlib.quantile(lat, 0.99),
+            "max": max(lat), "rps": n / wall, "codes": codes}
+
+
+async def closed_loop(port: int, requests: list[bytes], clients: int, seconds: float) -> dict:
+    lat: list[float] = []
+    codes: dict[int, int] = {}
+    end = time.perf_counter() + seconds
+    counter = iter(range(10**9))
+
+    async def client() -> None:
+        while time.perf_counter() < end:
+            i = next(counter)
+            t = time.perf_counter()
+            try:
+                code = await asyncio.wait_for(_one(port, requests[i % len(requests)]), 60)
+            except (OSError, asyncio.TimeoutError, IndexError, ValueError):
+                code = 0
+            lat.append(time.perf_counter() - t)
+            codes[code] = codes.get(code, 0) + 1
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(clients)))
+    wall = time.perf_counter() - t0
+    return {"n": len(lat), "p50": benchlib.quantile(lat, 0.5), "p99": benchlib.quantile(lat, 0.99),
+            "max": max(lat) if lat else float("nan"), "rps": len(lat) / wall, "codes": codes}
+
+
+# --------------------------------------------------------------------------- servers
+
+
+class Gunicorn:
+    """``gunicorn -c gunicorn.conf.py APP`` on a free loopback port."""
+
+    def __init__(self, app_spec: str, env: dict[str, str], chdir: Path | None = None) -> None:
+        self.port = benchlib.free_port()
+        cmd = [sys.executable, "-m", "gunicorn", "-c", str(benchlib.ROOT / "gunicorn.conf.py"),
+               "-b", f"127.0.0.1:{self.port}"]
+        if chdir:
+            cmd += ["--chdir", str(chdir)]
+        cmd.append(app_spec)
+        full_env = {**os.environ, **env}
+        self.proc = subprocess.Popen(cmd, env=full_env, cwd=str(benchlib.ROOT))
+        self._wait()
+
+    def _wait(self) -> None:
+        import socket
+
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("gunicorn did not start")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    time.sleep(1.0)  # let every worker boot
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("gunicorn did not answer")
+
+    def workers(self) -> int:
+        return len(benchlib._tree(self.proc.pid)) - 1
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# --------------------------------------------------------------------------- orders
+
+
+def order_requests(app, games: list[dict]) -> list[tuple[str, bytes]]:
+    """(path, form body) of legal orders, one seat per game, for games where another human also owes."""
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.games import get_rules
+    from app.games.base import step_rng
+    from app.models import Game, Seat
+    from app.web.play import csrf_token
+
+    out = []
+    with app.app_context(), Session(get_engine()) as session:
+        for g in games:
+            game = session.get(Game, g["game"])
+            rules = get_rules(game.slug)
+            human = [s for s in game.owed if s in g["links"]]
+            if len(human) < 2:
+                continue  # one order would complete the step
+            seat_id = human[0]
+            seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).one()
+            bodies = []
+            for k in range(5):
+                order = rules.random_order(game.state, seat_id, step_rng("bench", k, seat_id))
+                bodies.append(urlencode({"csrf_token": csrf_token(seat), "step_no": game.step_no,
+                                         "notation": rules.format(order)}).encode())
+            out += [(f"/p/{g['links'][seat_id]}", b) for b in bodies]
+    random.Random(1).shuffle(out)
+    return out
+
+
+def warm(port: int, reqs: list[bytes], args) -> None:
+    """Every worker loads its games and templates before anything is measured."""
+    asyncio.run(closed_loop(port, reqs, args.concurrency, 1.5))
+
+
+def phase(port: int, reqs: list[bytes], args) -> dict:
+    res = asyncio.run(open_loop(port, reqs, args.rate, args.seconds))
+    closed = asyncio.run(closed_loop(port, reqs, args.concurrency, max(2.0, args.seconds / 2)))
+    res["closed_rps"] = closed["rps"]
+    res["closed_p99"] = closed["p99"]
+    res["codes"] = {**res["codes"], **{f"c{k}": v for k, v in closed["codes"].items()}}
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="short phases, small storm")
+    parser.add_argument("--seconds", type=float, default=10.0, help="open-loop phase length")
+    parser.add_argument("--rate", type=float, default=40.0, help="open-loop requests per second")
+    parser.add_argument("--concurrency", type=int, default=8, help="closed-loop clients")
+    parser.add_argument("--storm-games", type=int, default=60)
+    parser.add_argument("--load-games", type=int, default=24)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds, args.storm_games, args.load_games = 3.0, 12, 8
+    cores = benchlib.cores()
+
+    from datetime import timedelta
+
+    from app.models import utcnow
+
+    tmp = tempfile.mkdtemp(prefix="pbem-load-")
+    db = os.path.join(tmp, "load.sqlite")
+    app = benchlib.make_app(db, None, REPORT_ISOLATE=False)
+    now = utcnow().replace(microsecond=0)
+    benchlib.create_games(app, args.storm_games, now)
+    import storm
+
+    tick = storm.due_instant(app)
+    # the games players post to: opened later, so the storm does not resolve them
+    load_games = [g for g in benchlib.create_games(app, args.load_games * 2, now + timedelta(days=60))]
+    reqs = order_requests(app, load_games)[: args.load_games * 5]
+    if not reqs:
+        print("no game to post orders to")
+        print(f"submit_load: nanx bare Flask (goal <= {GOAL:g}x)")
+        return 1
+    env = {"FLASK_DATABASE_URL": f"sqlite:///{db}", "FLASK_SECRET_KEY": benchlib.SECRET,
+           "FLASK_BASE_URL": benchlib.BASE_URL, "FLASK_MAIL_SERVER": "", "FLASK_SCHEDULER_ENABLED": "false",
+           "FLASK_ENV_NAME": "development"}
+    hello_req = [http_request("/hello", b) for _p, b in reqs]
+    order_req = [http_request(p, b) for p, b in reqs]
+
+    results: dict[str, dict] = {}
+    hello = Gunicorn("hello_app:app", env, chdir=HERE)
+    web_workers = hello.workers()
+    try:
+        warm(hello.port, hello_req, args)
+        results["hello idle"] = phase(hello.port, hello_req, args)
+    finally:
+        hello.stop()
+    web = Gunicorn("app:create_app()", env)
+    storm_res: dict = {}
+    try:
+        warm(web.port, order_req, args)
+        results["order idle"] = phase(web.port, order_req, args)
+        proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
+                                 "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True)
+        for line in proc.stdout:  # type: ignore[union-attr]
+            if line.startswith("STORM START"):
+                break
+        t_storm = time.perf_counter()
+        results["order storm"] = phase(web.port, order_req, args)
+        # bare Flask during the storm too, for reference
+        during_load = time.perf_counter() - t_storm
+        out = proc.stdout.read()  # type: ignore[union-attr]
+        proc.wait()
+        import json
+
+        for line in out.splitlines():
+            if line.startswith("STORM DONE "):
+                storm_res = json.loads(line[len("STORM DONE "):])
+    finally:
+        web.stop()
+
+    base = results["hello idle"]
+    rows = []
+    for name, r in results.items():
+        rows.append([name, r["n"], f"{r['p50'] * 1000:.1f}", f"{r['p99'] * 1000:.1f}", f"{r['max'] * 1000:.1f}",
+                     f"{r['p50'] / base['p50']:.2f}x", f"{r['p99'] / base['p99']:.2f}x",
+                     f"{r['closed_rps']:.0f}", f"{r['closed_rps'] / base['closed_rps']:.2f}x",
+                     " ".join(f"{k}:{v}" for k, v in sorted(r["codes"].items(), key=str))])
+    print(f"order submission: gunicorn ({web_workers} sync workers, gunicorn.conf.py) on loopback, "
+          f"{cores} cores; open loop {args.rate:g}/s for {args.seconds:g} s, then {args.concurrency} "
+          f"clients back to back")
+    print()
+    print(benchlib.table(rows, ["phase", "requests", "p50 ms", "p99 ms", "max ms", "p50/hello",
+                                "p99/hello", "req/s", "req/s/hello", "status codes"]))
+    print()
+    storm_total = storm_res.get("total", float("nan"))
+    print(f"storm beside it: {args.storm_games} games, {storm_res.get('steps', '?')} steps, "
+          f"{storm_res.get('mails_received', '?')} mails in {storm_total:.1f} s "
+          f"(load phase lasted {during_load:.1f} s{'' if storm_total >= during_load else ': the storm ended first'})")
+    bad = [n for n, r in results.items() if any(str(k).lstrip("c") not in ("303", "200") for k in r["codes"])]
+    if bad:
+        print(f"unexpected status codes in: {', '.join(bad)}")
+    idle_ratio = results["order idle"]["p99"] / base["p99"]
+    storm_ratio = results["order storm"]["p99"] / base["p99"]
+    worst = max(idle_ratio, storm_ratio)
+    ok = worst <= GOAL and not bad
+    print(f"p99 of an order / p99 of bare Flask: idle {idle_ratio:.2f}x, during the storm {storm_ratio:.2f}x "
+          f"(goal <= {GOAL:g}x): {'ok' if ok else 'MISSED'}")
+    print(f"submit_load: {worst:.2f}x bare Flask p99 (goal <= {GOAL:g}x)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
