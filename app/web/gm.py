@@ -129,9 +129,18 @@ def act(token: str):  # type: ignore[no-untyped-def]
 def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore[no-untyped-def]
     """One GM action; every change of time is capped and logged, and players are told."""
     seat_id = request.form.get("seat", "")
+    if action == "ask-pause" and _gm_plays(session, live):
+        from app.web.consent import ask, open_request
+
+        if open_request(session, live) is not None:
+            raise Refused("A pause request is already open.")
+        hours = max(1.0, min(float(request.form.get("hours") or 24), _extension_left(session, live)))
+        ask(session, live, hours, now)
+        _log(session, live, "ask-pause", 0.0, f"{hours:g} h", now)
+        return None
     if action in ("extend", "pause") and _gm_plays(session, live):
         raise Refused("You play in this game, so you cannot extend or pause it yourself: "
-                      "ask the league GM or the other players.")
+                      "ask the other players with \"Ask to pause\" (every one must agree).")
     if action == "extend" and live.deadline:
         hours = max(0.0, min(float(request.form.get("hours") or 24), 24 * 30))
         if hours > _extension_left(session, live):

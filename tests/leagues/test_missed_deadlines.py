@@ -83,3 +83,21 @@ def test_gm_hands_a_seat_to_a_replacement_and_the_old_link_dies(app, client, run
         new_link = seat_link(seat)
     assert post_form(client, new_link, {"n": "2"}).status_code == 303
     assert "A new player takes over A." in _events(app, out["game"])
+
+
+def test_a_playing_gm_pauses_only_when_every_other_player_agrees(app, client, runner):
+    out = json.loads(runner.invoke(args=["game", "create", "toy", "--player", "gm@example.org", "--player",
+                                         "b@example.org", "--gm", "gm@example.org"]).output)
+    gm = path_of(out["gm_link"])
+    page = client.get(gm).get_data(as_text=True)
+    assert client.post(gm, data={"csrf_token": csrf_of(page), "action": "pause"}).status_code == 422
+    assert client.post(gm, data={"csrf_token": csrf_of(page), "action": "ask-pause", "hours": "48"}).status_code == 303
+    assert game_row(app, out["game"]).status == "running"
+    b = path_of(out["seats"][1]["link"]) + "/pause"
+    html = client.get(b).get_data(as_text=True)
+    assert "asks to pause the game for 48 hours" in html and "0 of 1" in html
+    gm_seat = path_of(out["seats"][0]["link"]) + "/pause"
+    assert "I agree" not in client.get(gm_seat).get_data(as_text=True), "the GM does not vote for themselves"
+    assert client.post(b, data={"csrf_token": csrf_of(html)}).status_code == 303
+    assert game_row(app, out["game"]).status == "paused"
+    assert "Every player agreed: the game is paused." in _events(app, out["game"])
