@@ -30,18 +30,23 @@ def _pg_dsn(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def _sqlite_copy(source: str, target: str) -> None:
+    """Copy one SQLite database onto another with the online backup API (consistent while in use)."""
+    src = sqlite3.connect(source)
+    dst = sqlite3.connect(target)
+    try:
+        with dst:
+            src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
 def backup_to(url: str, target: str) -> str:
     """Write a consistent copy of the database at ``url`` to ``target``."""
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
     if url.startswith("sqlite"):
-        src = sqlite3.connect(_sqlite_path(url))
-        dst = sqlite3.connect(target)
-        try:
-            with dst:
-                src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
+        _sqlite_copy(_sqlite_path(url), target)
         return target
     if not shutil.which("pg_dump"):
         raise click.ClickException("pg_dump is not installed: apt-get install postgresql-client")
@@ -65,14 +70,7 @@ def restore_from(url: str, source: str) -> None:
         engine = _engines.pop(url, None)
         if engine is not None:
             engine.dispose()
-        src = sqlite3.connect(source)
-        dst = sqlite3.connect(_sqlite_path(url))
-        try:
-            with dst:
-                src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
+        _sqlite_copy(source, _sqlite_path(url))
         return
     if not shutil.which("pg_restore"):
         raise click.ClickException("pg_restore is not installed: apt-get install postgresql-client")
