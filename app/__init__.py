@@ -68,6 +68,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     mail.init_app(app)
     reports.init_app(app)
+    from app.i18n import init_app as init_i18n
+
+    init_i18n(app)
     init_web(app)
     cli.init_app(app)
     if app.config["SCHEDULER_ENABLED"]:

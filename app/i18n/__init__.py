@@ -1,0 +1,118 @@
+"""Languages: English (the source), Portuguese and Greek.
+
+Flask-Babel picks the language of each render:
+
+- a player's own pages (``/p/<token>``, ``/me/<token>``) use the player's
+  ``Player.language``; a ``lang`` query parameter (as on an invitation link)
+  overrides it for that page only;
+- every other page uses the best match of ``Accept-Language`` (default English);
+- mails and PDF reports are rendered outside the player's request, inside
+  ``with player_locale(language):``.
+
+Game text (IllegalOrder messages, events, prompts) stays English inside the
+engines and is translated at the edge by ``app.i18n.games`` (the ``game_text``
+filter in templates).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Flask, g, has_request_context, request
+from flask_babel import Babel, force_locale, get_locale, gettext, lazy_gettext, ngettext
+
+__all__ = ["LANGUAGES", "gettext", "lazy_gettext", "ngettext", "player_locale", "init_app"]
+
+LANGUAGES = ("en", "pt", "el")
+DEFAULT = "en"
+LANGUAGE_NAMES = {"en": "English", "pt": "Português", "el": "Ελληνικά"}
+TRANSLATIONS = os.path.join(os.path.dirname(__file__), "translations")
+
+
+def normalize(language: str | None) -> str:
+    """One of ``LANGUAGES`` for a language tag ("pt-BR" -> "pt"); English when unknown."""
+    tag = (language or "").strip().lower().replace("_", "-").split("-")[0]
+    return tag if tag in LANGUAGES else DEFAULT
+
+
+def current_language() -> str:
+    try:
+        loc = get_locale()
+    except Exception:  # noqa: BLE001 (no app context: the source language)
+        return DEFAULT
+    return normalize(str(loc)) if loc is not None else DEFAULT
+
+
+@contextlib.contextmanager
+def player_locale(language: str | None) -> Iterator[str]:
+    """Render mails and reports in a player's language (outside that player's request)."""
+    lang = normalize(language)
+    with force_locale(lang):
+        yield lang
+
+
+def _player_language() -> str | None:
+    """The language of the player whose page this is (``/p/<token>`` or ``/me/<token>``)."""
+    endpoint = request.endpoint or ""
+    token = (request.view_args or {}).get("token")
+    if not token or not (endpoint.startswith("play.") or endpoint.startswith("me.")):
+        return None
+    cached = g.get("_pbem_player_language")
+    if cached is not None:
+        return cached or None
+    lang = ""
+    try:
+        from sqlmodel import select
+
+        from app.db import get_session
+        from app.models import Player, Seat
+        from app.tokens import hash_token, looks_like_token
+
+        if looks_like_token(token):
+            session = get_session()
+            player = None
+            if endpoint.startswith("play."):
+                seat = session.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
+                if seat is not None and seat.player_id:
+                    player = session.get(Player, seat.player_id)
+            else:
+                player = session.exec(select(Player).where(Player.prefs_hash == hash_token(token))).first()
+            if player is not None and player.language:
+                lang = normalize(player.language)
+    except Exception:  # noqa: BLE001 (the page itself reports a bad link)
+        lang = ""
+    g._pbem_player_language = lang
+    return lang or None
+
+
+def select_locale() -> str:
+    if not has_request_context():
+        return DEFAULT
+    asked = request.args.get("lang")
+    if asked and normalize(asked) == asked.strip().lower()[:2] and (request.view_args or {}).get("token"):
+        return normalize(asked)
+    mine = _player_language()
+    if mine:
+        return mine
+    return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+def game_text_filter(text: Any, slug: str | None = None) -> str:
+    """Jinja filter: a game's English sentence in the current language."""
+    from app.i18n.games import translate_game_text
+
+    if text is None:
+        return ""
+    return translate_game_text(slug or "", str(text), current_language())
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", TRANSLATIONS)
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.filters["game_text"] = game_text_filter
+    app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES,
+                                 languages=LANGUAGES)

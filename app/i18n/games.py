@@ -1,0 +1,102 @@
+"""Game text at the edge: the engines speak English; players read their own language.
+
+``translate_game_text(slug, text, lang)`` looks ``text`` up in the game's
+catalogue (``app/i18n/catalog/<slug>.py``): an exact message or glossary term
+first, then the message templates ("{a} is not adjacent to {b}."), compiled to
+regular expressions whose captured values (regions, cards, phases...) are
+translated through the glossary and the templates again.  Text that nothing
+matches is returned unchanged (English), never dropped.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from functools import lru_cache
+from typing import Any
+
+LANGS = ("pt", "el")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_MAX_DEPTH = 4
+
+
+class Catalog:
+    def __init__(self, messages: dict[str, tuple[str, str]], terms: dict[str, tuple[str, str]]) -> None:
+        self.exact: dict[str, tuple[str, str]] = {}
+        self.patterns: list[tuple[re.Pattern[str], tuple[str, str]]] = []
+        for en, tr in {**terms, **messages}.items():
+            if _PLACEHOLDER.search(en):
+                self.patterns.append((_compile(en), tr))
+            else:
+                self.exact[en] = tr
+        # the most specific template (most literal text) wins
+        self.patterns.sort(key=lambda p: -len(_PLACEHOLDER.sub("", p[0].pattern.replace("\\", ""))))
+
+    def translate(self, text: str, lang: str, depth: int = 0) -> str | None:
+        i = LANGS.index(lang)
+        if text in self.exact:
+            return self.exact[text][i]
+        if depth >= _MAX_DEPTH:
+            return None
+        for regex, tr in self.patterns:
+            m = regex.fullmatch(text)
+            if m:
+                values = {k: self.value(v, lang, depth + 1) for k, v in m.groupdict().items()}
+                return _PLACEHOLDER.sub(lambda g: values.get(g.group(1), g.group(0)), tr[i])
+        return None
+
+    def value(self, value: str, lang: str, depth: int) -> str:
+        """A captured value: a term, a message, or a list of them; else unchanged."""
+        if not value or value.lstrip("+-").isdigit():
+            return value
+        found = self.translate(value, lang, depth)
+        if found is not None:
+            return found
+        if ", " in value:
+            return ", ".join(self.value(part, lang, depth) for part in value.split(", "))
+        return value
+
+
+def _compile(template: str) -> re.Pattern[str]:
+    out, pos, seen = [], 0, set()
+    for m in _PLACEHOLDER.finditer(template):
+        out.append(re.escape(template[pos:m.start()]))
+        name = m.group(1)
+        if name in seen:
+            out.append(f"(?P={name})")
+        else:
+            seen.add(name)
+            out.append(f"(?P<{name}>.+?)")
+        pos = m.end()
+    out.append(re.escape(template[pos:]))
+    return re.compile("".join(out), re.DOTALL)
+
+
+@lru_cache(maxsize=None)
+def catalog(slug: str) -> Catalog:
+    """The catalogue of one game (with the shared one); empty for a game without one."""
+    messages: dict[str, Any] = {}
+    terms: dict[str, Any] = {}
+    for name in ("common", slug):
+        if not re.fullmatch(r"[a-z0-9_]+", name or ""):
+            continue
+        try:
+            mod = importlib.import_module(f"app.i18n.catalog.{name}")
+        except ModuleNotFoundError:
+            continue
+        messages.update(getattr(mod, "MESSAGES", {}))
+        terms.update(getattr(mod, "TERMS", {}))
+    return Catalog(messages, terms)
+
+
+def translate_game_text(slug: str, text: str, lang: str) -> str:
+    """``text`` (a game's English) in ``lang`` (en, pt, el); unchanged when not in the catalogue."""
+    if not text or lang not in LANGS:
+        return text
+    found = catalog(slug).translate(text, lang)
+    return text if found is None else found
+
+
+def covers(slug: str, text: str) -> bool:
+    """Whether the catalogue of ``slug`` has a translation for ``text`` (tests)."""
+    return catalog(slug).translate(text, "pt") is not None
