@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import or_, update
@@ -31,6 +32,9 @@ log = logging.getLogger(__name__)
 
 #: A game resolving more steps than this in one tick waits for the next tick.
 MAX_STEPS_PER_TICK = 2000
+
+#: Called with every new deadline; the scheduler registers a wake-up here.
+DEADLINE_LISTENERS: list[Callable[[datetime], None]] = []
 
 
 class StepClosed(Exception):
@@ -344,6 +348,8 @@ def _open_step(
     game.owed = owed
     if first or key != game.turn_key:
         game.deadline = deadlines.next_deadline(session, game, owed, now)
+        for listener in DEADLINE_LISTENERS:  # the scheduler wakes at the deadline (a hint only)
+            listener(game.deadline)
     game.turn_key = key
     result = rules.outcome(state)
     if result is not None or not owed:

@@ -66,6 +66,9 @@ def init_scheduler(app: Flask, *, blocking: bool = False) -> BaseScheduler:
     sched: BaseScheduler = (BlockingScheduler if blocking else BackgroundScheduler)(timezone="UTC")
     _add_jobs(sched, app)
     _running[id(app)] = sched
+    from app import turns
+
+    turns.DEADLINE_LISTENERS.append(lambda when: wake_at(app, when))
     if not blocking:
         sched.start()
     return sched
@@ -76,9 +79,11 @@ def wake_at(app: Flask, when) -> None:  # type: ignore[no-untyped-def]
     sched = _running.get(id(app))
     if sched is None:
         return
-    sched.add_job(deadlines.sweep, "date", run_date=when + timedelta(seconds=1), args=[app],
-                  id=f"wake-{when.isoformat()}", replace_existing=True, misfire_grace_time=None,
-                  coalesce=True)
+    if when is None:
+        return
+    at = when.replace(microsecond=0) + timedelta(seconds=1)
+    sched.add_job(deadlines.sweep, "date", run_date=at, args=[app], id=f"wake-{at:%Y%m%dT%H%M%S}",
+                  replace_existing=True, misfire_grace_time=None, coalesce=True)
 
 
 jobs_cli = AppGroup("jobs", help="The scheduler (run exactly one per database).")

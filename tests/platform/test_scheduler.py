@@ -1,0 +1,56 @@
+"""The one scheduler: stable jobs, a lease against a second one, a wake-up at each deadline."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import jobs
+from app import turns
+from jobs import lease
+
+
+def test_jobs_are_explicit_and_a_second_scheduler_is_refused(app):
+    sched = jobs.init_scheduler(app)
+    try:
+        ids = {j.id for j in sched.get_jobs()}
+        assert {"sweep-due-steps", "deliver-mail", "reminders", "scheduler-heartbeat", "daily-digest"} <= ids
+        for job in sched.get_jobs():
+            if job.id != "startup-sweep":
+                assert job.coalesce is True and job.misfire_grace_time is not None
+        assert not lease.acquire(app, "another-host:1"), "a second scheduler must not start"
+    finally:
+        sched.shutdown(wait=False)
+        jobs._running.pop(id(app), None)
+        turns.DEADLINE_LISTENERS.clear()
+        lease.release(app, jobs.holder_id())
+    assert lease.acquire(app, "another-host:1"), "after release another scheduler may run"
+
+
+def test_scheduler_resolves_a_short_deadline_without_waiting_for_the_sweep(app, runner):
+    sched = jobs.init_scheduler(app)
+    try:
+        out = json.loads(runner.invoke(args=["game", "create", "toy", "--player", "a@example.org", "--player",
+                                             "b@example.org", "--hours", "0.0006"]).output)  # about 2 s
+        wakes = [j for j in sched.get_jobs() if j.id.startswith("wake-")]
+        assert wakes, "a wake-up job is scheduled at the deadline"
+        from tests.platform.helpers import game_row
+
+        for _ in range(40):
+            if game_row(app, out["game"]).step_no == 2:
+                break
+            time.sleep(0.25)
+        assert game_row(app, out["game"]).step_no == 2
+    finally:
+        sched.shutdown(wait=False)
+        jobs._running.pop(id(app), None)
+        turns.DEADLINE_LISTENERS.clear()
+        lease.release(app, jobs.holder_id())
+
+
+@pytest.fixture(autouse=True)
+def _no_listeners_left():
+    yield
+    turns.DEADLINE_LISTENERS.clear()
