@@ -23,6 +23,8 @@ _verdicts: dict[tuple[int, str], ReplayReport] = {}
 
 
 def _game(game_id: int) -> Game:
+    if game_id > 2**63 - 1:  # beyond any database integer
+        abort(404)
     game = get_session().get(Game, game_id)
     return game or abort(404)
 
