@@ -13,6 +13,7 @@ from flask import render_template
 from sqlmodel import Session, select
 
 from app.games.base import Rules
+from app.i18n import gettext, player_locale
 from app.mail import queue_mail
 from app.models import Event, Game, Player, Report, Seat, iso
 from app.tokens import LINK_PLACEHOLDER
@@ -48,7 +49,8 @@ def report_context(
             "seed": game.seed if finished else None, "options": game.options,
         },
         "seat": seat.seat,
-        "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC"},
+        "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC",
+                   "language": player.language if player else "en"},
         "view": rules.view(game.state, seat.seat),
         "events": events_for(session, game, seat.seat, last if last is not None else 0),
         "prompt": game.owed.get(seat.seat),
@@ -85,9 +87,10 @@ def _report_and_mail(
     optional = kind == "turn" and not ctx["prompt"]  # nothing owed: news only
     if optional and not player.optional_mail:
         return  # unsubscribed from news; the report stays on the player's page
-    subject = render_template("mail/subject.txt", ctx=ctx, kind=kind).strip()
-    text = render_template("mail/turn.txt", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
-    html = render_template("mail/turn.html", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
+    with player_locale(player.language):
+        subject = render_template("mail/subject.txt", ctx=ctx, kind=kind).strip()
+        text = render_template("mail/turn.txt", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
+        html = render_template("mail/turn.html", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
     row = queue_mail(
         session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=kind,
         to_addr=player.email, subject=subject, text=text, html=html, report_id=existing.id,
@@ -114,21 +117,27 @@ def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, pla
     """The invitation of a replacement player (a mail identity of its own per link version)."""
     ctx = report_context(session, game, rules, seat, player, now)
     kind = f"handover{seat.token_version}"
-    text = render_template("mail/turn.txt", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
-    html = render_template("mail/turn.html", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
+    with player_locale(player.language):
+        text = render_template("mail/turn.txt", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
+        html = render_template("mail/turn.html", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
+        subject = gettext("[%(title)s #%(id)s] you take over %(seat)s", title=game.title, id=game.id,
+                          seat=seat.seat)
     queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=kind, to_addr=player.email,
-               subject=f"[{game.title} #{game.id}] you take over {seat.seat}", text=text, html=html,
+               subject=subject, text=text, html=html,
                report_id=None, thread=f"g{game.id}.{seat.seat}.v{seat.token_version}", now=now)
 
 
 def outage_notice(session: Session, game: Game, hours: float, now: datetime) -> None:
     """Tell every player of a game that its deadline moved after an outage."""
     for seat, player in _seat_players(session, game):
-        text = render_template("mail/outage.txt", game=game, seat=seat, hours=hours, player=player,
-                               deadline=iso(game.deadline), link=LINK_PLACEHOLDER)
+        with player_locale(player.language):
+            text = render_template("mail/outage.txt", game=game, seat=seat, hours=hours, player=player,
+                                   deadline=iso(game.deadline), link=LINK_PLACEHOLDER)
+            subject = gettext("[%(title)s #%(id)s] deadline moved after a server outage", title=game.title,
+                              id=game.id)
         queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat,
                    kind=f"outage{int(now.timestamp())}", to_addr=player.email,
-                   subject=f"[{game.title} #{game.id}] deadline moved after a server outage", text=text, html="",
+                   subject=subject, text=text, html="",
                    report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
 
 

@@ -76,7 +76,9 @@ def local_time(moment: str | datetime | None, tz: str = "UTC", fmt: str = "%a %d
         zone = ZoneInfo(tz)
     except (KeyError, ValueError):
         zone = ZoneInfo("UTC")
-    return instant.astimezone(zone).strftime(fmt)
+    from app.i18n.dates import format_local
+
+    return format_local(instant.astimezone(zone), fmt)
 
 
 def css_string(value: object) -> Markup:
@@ -91,7 +93,10 @@ def css_string(value: object) -> Markup:
 
 
 def render_html(context: dict[str, Any], link: str) -> str:
-    return render_template("reports/report.html", ctx=context, link=link)
+    from app.i18n import player_locale
+
+    with player_locale((context.get("player") or {}).get("language")):
+        return render_template("reports/report.html", ctx=context, link=link)
 
 
 class RenderError(OSError):

@@ -90,10 +90,14 @@ def _queue(session: Session, game: Game, seat: Seat, threshold: int, now: dateti
     ctx = report_context(session, game, get_rules(game.slug), seat, player, now)
     left = game.deadline - now if game.deadline else timedelta(0)
     hours = max(1, round(left.total_seconds() / 3600))
-    text = render_template("mail/reminder.txt", ctx=ctx, link=LINK_PLACEHOLDER, hours=hours)
+    from app.i18n import gettext, player_locale
+
+    with player_locale(player.language):
+        text = render_template("mail/reminder.txt", ctx=ctx, link=LINK_PLACEHOLDER, hours=hours)
+        subject = gettext("[%(title)s #%(id)s] %(seat)s: reminder, orders due in about %(hours)s h",
+                          title=game.title, id=game.id, seat=seat.seat, hours=hours)
     queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=f"remind{threshold}",
-               to_addr=player.email, subject=f"[{game.title} #{game.id}] {seat.seat}: reminder, orders due in "
-               f"about {hours} h", text=text, html="", report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
+               to_addr=player.email, subject=subject, text=text, html="", report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
 
 
 def send_digests(app: Flask, now: datetime | None = None) -> int:

@@ -45,7 +45,9 @@ def order_from_form(prompt: dict[str, Any], form_index: str, data: MultiDict) ->
     try:
         spec = forms[int(form_index)]
     except (ValueError, IndexError, TypeError):
-        raise IllegalOrder("That form is not part of this decision; reload the page.") from None
+        from app.i18n import gettext
+
+        raise IllegalOrder(gettext("That form is not part of this decision; reload the page.")) from None
     order: dict[str, Any] = dict(spec.get("base") or {})
     for field in spec.get("fields") or []:
         name, kind = field["name"], field.get("type", "text")

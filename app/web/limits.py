@@ -58,10 +58,12 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(_e: RateLimitExceeded):  # type: ignore[no-untyped-def]
+        from app.i18n import gettext
+
         resp = current_app.make_response((render_template(
-            "web/message.html", title="Too many requests",
-            message="Too many requests came from your address in a short time (unknown links or "
-                    "link requests). Wait a few minutes and open your personal link again; "
-                    "nothing you sent before was lost."), 429))
+            "web/message.html", title=gettext("Too many requests"),
+            message=gettext("Too many requests came from your address in a short time (unknown links or "
+                            "link requests). Wait a few minutes and open your personal link again; "
+                            "nothing you sent before was lost.")), 429))
         resp.headers["Retry-After"] = "60"
         return resp

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, redire
 from sqlmodel import select
 
 from app.db import get_engine, get_session, write_session
+from app.i18n import LANGUAGES, gettext
 from app.leagues.absences import allowance, days_used, declare
 from app.links import prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
@@ -97,8 +98,13 @@ def update(token: str) -> Response:
                 try:
                     ZoneInfo(tz)
                 except (KeyError, ValueError):
-                    raise ValueError(f"{tz!r} is not a time zone") from None
+                    raise ValueError(gettext("%(zone)r is not a time zone", zone=tz)) from None
                 live.timezone = tz
+                language = request.form.get("language")
+                if language:
+                    if language not in LANGUAGES:
+                        raise ValueError(gettext("%(lang)r is not a language of this server", lang=language))
+                    live.language = language
                 live.digest = bool(request.form.get("digest"))
                 live.optional_mail = not request.form.get("no_news")
                 name = (request.form.get("name") or "").strip()[:40]
@@ -112,7 +118,7 @@ def update(token: str) -> Response:
                     start = datetime.combine(datetime.fromisoformat(request.form["start"]).date(), time(0), zone)
                     end = datetime.combine(datetime.fromisoformat(request.form["end"]).date(), time(0), zone)
                 except (KeyError, ValueError):
-                    raise ValueError("give the first and last day of your absence") from None
+                    raise ValueError(gettext("give the first and last day of your absence")) from None
                 declare(session, live.id, start.astimezone(UTC), (end + timedelta(days=1)).astimezone(UTC), now)
             session.add(live)
     except ValueError as exc:
