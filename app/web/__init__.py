@@ -18,6 +18,7 @@ def _security_headers(resp: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
+    from app.i18n import gettext
     from app.web import dev, gm, leagues, me, play, public, site
 
     app.register_blueprint(site.bp)
@@ -37,22 +38,22 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(404)
     def not_found(_e):  # type: ignore[no-untyped-def]
-        return render_template("web/message.html", title="Not found",
-                               message="This page or link does not exist. If it came from a game mail, "
-                               "the link may have been replaced: ask your GM for the new one."), 404
+        return render_template("web/message.html", title=gettext("Not found"),
+                               message=gettext("This page or link does not exist. If it came from a game mail, "
+                               "the link may have been replaced: ask your GM for the new one.")), 404
 
     @app.errorhandler(403)
     def forbidden(_e):  # type: ignore[no-untyped-def]
-        return render_template("web/message.html", title="Refused",
-                               message="This request was refused. Open your personal link again and "
-                               "send the form from there."), 403
+        return render_template("web/message.html", title=gettext("Refused"),
+                               message=gettext("This request was refused. Open your personal link again and "
+                               "send the form from there.")), 403
 
     @app.errorhandler(413)
     def too_large(_e):  # type: ignore[no-untyped-def]
-        return render_template("web/message.html", title="Too large",
-                               message="That submission is too large."), 413
+        return render_template("web/message.html", title=gettext("Too large"),
+                               message=gettext("That submission is too large.")), 413
 
     @app.errorhandler(500)
     def server_error(_e):  # type: ignore[no-untyped-def]
-        return render_template("web/message.html", title="Something went wrong",
-                               message="Nothing you sent was lost: try again in a minute."), 500
+        return render_template("web/message.html", title=gettext("Something went wrong"),
+                               message=gettext("Nothing you sent was lost: try again in a minute.")), 500
