@@ -79,7 +79,10 @@ def create(slug: str, players: list[str], bot: bool, options: dict, hours: float
             gm = session.exec(select(Player).where(Player.email == gm_email.strip())).first()
             if gm is not None:
                 result["gm_home"] = prefs_link(gm)  # every game this GM runs, on one page
-        return result
+        ready = game.all_in
+    if ready:  # bots owe the first step: play it now rather than at the next sweep
+        turns.process_game(get_engine(), result["game"], utcnow(), max_attempts=current_app.config["MAX_ATTEMPTS"])
+    return result
 
 
 @game_cli.command("create")

@@ -60,6 +60,9 @@ def new() -> Response | str:
                                          bots=bool(request.form.get("bots")),
                                          gm_email=request.form.get("gm_email", "").strip())
                 token = gm_token(made.game)
+                ready, game_id = made.game.all_in, made.game.id
+            if ready:  # bots owe the first step
+                turns.process_game(get_engine(), game_id, utcnow(), max_attempts=current_app.config["MAX_ATTEMPTS"])
             return redirect(f"/gm/{token}", code=303)
         except (ValueError, LookupError) as exc:
             error = str(exc)
