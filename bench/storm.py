@@ -43,7 +43,7 @@ GOAL_FIRST_MAIL = 30.0
 GOAL_RSS_MIB = 1024
 
 
-def warm_pool(app) -> None:
+def warm_pool(app, per_worker: int = 2) -> None:
     """Start the render workers before the deadline (a running scheduler has them already)."""
     from sqlmodel import Session, select
 
@@ -55,7 +55,7 @@ def warm_pool(app) -> None:
         report = session.exec(select(Report).limit(1)).first()
     if report is None:
         return
-    jobs = [(report.context, benchlib.BASE_URL + "/p/" + "x" * 43)] * benchlib.cores() * 2
+    jobs = [(report.context, benchlib.BASE_URL + "/p/" + "x" * 43)] * benchlib.cores() * per_worker
     list(render_batch(app, jobs))
 
 
@@ -220,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="about 50 games")
+    parser.add_argument("--smoke", action="store_true", help="2 games, the smallest floor sample (tests)")
     parser.add_argument("--workers", type=int, default=0, help="render workers (default: cores)")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--external-db", help=argparse.SUPPRESS)
@@ -228,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.external_db:
         return external(args.external_db, args.tick, args.workers or benchlib.cores())
     games = 50 if args.quick and args.games == 1000 else args.games
+    if args.smoke:
+        games = 1
     cores = benchlib.cores()
     workers = args.workers or cores
 
@@ -235,12 +238,12 @@ def main(argv: list[str] | None = None) -> int:
         app, create_s = setup(tmp, games, smtp.port, workers)
         tick_at = due_instant(app)
         small = games <= 20
-        m = 2 * cores if small else 12 * cores
+        m = cores if args.smoke else 2 * cores if small else 12 * cores
         # the floor before the storm, on the games' first reports (same games, same sizes)
         before = start_contexts(app)
         ideal_before = parallel_ideal(app, before, Counter({s: len(c) for s, c in before.items()}), m, cores)
         ideal_before_per_report = ideal_before / sum(len(c) for c in before.values())
-        warm_pool(app)
+        warm_pool(app, 1 if args.smoke else 2)
         sampler = benchlib.RssSampler()
         sampler.start()
         res = run_storm(app, tick_at, smtp.sink, progress=games >= 200)

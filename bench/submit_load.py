@@ -193,12 +193,12 @@ def order_requests(app, games: list[dict]) -> list[tuple[str, bytes]]:
 
 def warm(port: int, reqs: list[bytes], args) -> None:
     """Every worker loads its games and templates before anything is measured."""
-    asyncio.run(closed_loop(port, reqs, args.concurrency, 1.5))
+    asyncio.run(closed_loop(port, reqs, args.concurrency, 0.5 if args.smoke else 1.5))
 
 
 def phase(port: int, reqs: list[bytes], args) -> dict:
     res = asyncio.run(open_loop(port, reqs, args.rate, args.seconds))
-    closed = asyncio.run(closed_loop(port, reqs, args.concurrency, max(2.0, args.seconds / 2)))
+    closed = asyncio.run(closed_loop(port, reqs, args.concurrency, 1.0 if args.smoke else max(2.0, args.seconds / 2)))
     res["closed_rps"] = closed["rps"]
     res["closed_p99"] = closed["p99"]
     res["codes"] = {**res["codes"], **{f"c{k}": v for k, v in closed["codes"].items()}}
@@ -213,9 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=8, help="closed-loop clients")
     parser.add_argument("--storm-games", type=int, default=60)
     parser.add_argument("--load-games", type=int, default=24)
+    parser.add_argument("--smoke", action="store_true", help="one-second phases, a tiny storm (tests)")
     args = parser.parse_args(argv)
     if args.quick:
         args.seconds, args.storm_games, args.load_games = 3.0, 12, 8
+    if args.smoke:
+        args.seconds, args.storm_games, args.load_games, args.rate = 1.0, 2, 4, 20.0
     cores = benchlib.cores()
 
     from datetime import timedelta

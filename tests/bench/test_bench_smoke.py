@@ -1,0 +1,51 @@
+"""The benchmarks run in their smallest mode and print their headline last (no timing is asserted)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+BENCHES = {
+    "storm": (["storm.py", "--smoke"], r"^storm: \d+\.\d\dx floor \(goal <= 1\.25x\)$"),
+    "submit_load": (["submit_load.py", "--smoke"], r"^submit_load: \d+\.\d\dx bare Flask p99 \(goal <= 3x\)$"),
+    "engines": (["engines.py", "--smoke"], r"^engines: \d+\.\d\d% of render, worst \w+ \(goal <= 5%\)$"),
+}
+
+
+@pytest.fixture(scope="module")
+def runs():
+    """All three at once (they are mostly waiting on each other's renders anyway)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = {
+        name: subprocess.Popen([sys.executable, str(ROOT / "bench" / args[0]), *args[1:]], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for name, (args, _pattern) in BENCHES.items()
+    }
+    out = {}
+    for name, proc in procs.items():
+        try:
+            stdout, stderr = proc.communicate(timeout=170)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            stdout, stderr = proc.communicate()
+        out[name] = (proc.returncode, stdout, stderr)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BENCHES))
+def test_bench_prints_its_headline_last(runs, name):
+    code, stdout, stderr = runs[name]
+    lines = [line for line in stdout.splitlines() if line.strip()]
+    assert lines, f"no output; stderr:\n{stderr[-3000:]}"
+    assert code in (0, 1), f"exit {code}; stderr:\n{stderr[-3000:]}"
+    assert re.match(BENCHES[name][1], lines[-1]), lines[-1]
+    assert (code == 0) == ("MISSED" not in stdout), "the exit status says whether every goal was met"
+    assert len(lines) > 3, "a table comes before the headline"
