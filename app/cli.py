@@ -97,9 +97,11 @@ def create(slug: str, players: list[str], bot: bool, options: dict, hours: float
 def game_create(slug, players, bot, options, hours, gm_email, no_early, policy) -> None:
     """Create a game and print its seats and links as JSON."""
     opts = dict(parse_option(o) for o in options)
-    hours = hours if hours is not None else float(current_app.config["DEFAULT_HOURS"])
     try:
         pol = json.loads(policy) if policy else None
+        if hours is not None:  # an explicit length beats the game's suggested one
+            pol = {**(pol or {}), "hours": hours}
+        hours = hours if hours is not None else float(current_app.config["DEFAULT_HOURS"])
         result = create(slug, list(players), bot, opts, hours, gm_email, not no_early, pol)
     except (LookupError, ValueError) as exc:
         raise click.ClickException(str(exc)) from exc

@@ -2,7 +2,7 @@
 
 A policy is a dict (on the game, copied from its league):
 
-``hours``       default length of a step, in hours (else the game's ``hours``)
+``hours``       length of a step, in hours, chosen by the GM (``game create --hours``)
 ``kinds``       length per prompt kind, e.g. ``{"turn": 24, "objective": 12}``
 ``clock``       "HH:MM": deadlines fall at this local clock time ...
 ``timezone``    ... in this IANA zone (DST-safe: computed in the zone, stored in UTC)
@@ -10,8 +10,9 @@ A policy is a dict (on the game, copied from its league):
 ``min_hours``   never sooner than this after the step opens
 ``max_hours``   never later than this after the step opens
 
-A game timer (a prompt's ``seconds``) is used when the policy does not name
-the kind.  Declared absences of an owed player push the deadline past their
+A game's own timer or suggested length (a prompt's ``seconds``) is used when
+the policy gives neither the kind nor ``hours``; then the game's ``hours``
+(the configured default).  Declared absences of an owed player push the deadline past their
 end (see ``app.leagues.absences``).
 """
 
@@ -68,6 +69,8 @@ def step_length(policy: dict[str, Any], owed: dict[str, dict[str, Any]], default
     for prompt in owed.values():
         if prompt.get("kind") in kinds:
             lengths.append(float(kinds[prompt["kind"]]) * 3600)
+        elif "hours" in policy:  # the GM chose a length: it beats the game's suggestion
+            lengths.append(float(policy["hours"]) * 3600)
         elif isinstance(prompt.get("seconds"), int | float):
             lengths.append(float(prompt["seconds"]))
     if not lengths:

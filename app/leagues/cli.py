@@ -37,7 +37,7 @@ def _links(league: League) -> dict:
 @click.option("--option", "options", multiple=True, help="A game option, KEY=VALUE.")
 @click.option("--policy", default=None, help="Deadline policy as JSON (see app/deadlines.py).")
 @click.option("--tz", "timezone", default="UTC", help="The league's IANA time zone.")
-@click.option("--hours", type=float, default=24.0, help="Default step length in hours.")
+@click.option("--hours", type=float, default=None, help="Step length in hours (default: the game's own).")
 @click.option("--extensions", type=int, default=2, help="Excused extensions per player per game.")
 @click.option("--gm", "gm_email", default="")
 def create(name, game_slug, options, policy, timezone, hours, extensions, gm_email) -> None:

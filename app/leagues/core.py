@@ -40,7 +40,7 @@ def invite_token(league: League) -> str:
 
 
 def create_league(session: Session, name: str, game_slug: str, *, options: dict[str, Any] | None = None,
-                  policy: dict[str, Any] | None = None, timezone: str = "UTC", hours: float = 24.0,
+                  policy: dict[str, Any] | None = None, timezone: str = "UTC", hours: float | None = None,
                   gm_email: str = "", **settings: Any) -> League:
     """A new league; its GM and invitation links come from ``gm_token``/``invite_token``.
 
@@ -49,14 +49,14 @@ def create_league(session: Session, name: str, game_slug: str, *, options: dict[
     rules = get_rules(game_slug)
     opts = {**rules.default_options(), **(options or {})}
     rules.seats(opts)  # options the game refuses fail here, not at the first season
-    pol = check_policy({"timezone": timezone, **(policy or {})})
+    pol = check_policy({"timezone": timezone, **({"hours": hours} if hours else {}), **(policy or {})})
     base = slugify(name)
     slug, n = base, 1
     while session.exec(select(League).where(League.slug == slug)).first() is not None:
         n += 1
         slug = f"{base}-{n}"
     league = League(name=name.strip() or "League", slug=slug, game_slug=game_slug, options=opts, policy=pol,
-                    timezone=pol["timezone"], hours=hours, gm_email=gm_email, **settings)
+                    timezone=pol["timezone"], hours=hours or 24.0, gm_email=gm_email, **settings)
     session.add(league)
     session.flush()
     league.gm_salt, league.invite_salt = new_salt(), new_salt()

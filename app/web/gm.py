@@ -52,11 +52,15 @@ def new() -> Response | str:
             options = json.loads(request.form.get("options") or "{}")
             if not isinstance(options, dict):
                 raise ValueError("options must be a JSON object")
-            hours = float(request.form.get("hours") or 24)
+            raw_hours = (request.form.get("hours") or "").strip()
+            hours = float(raw_hours) if raw_hours else float(current_app.config["DEFAULT_HOURS"])
+            if hours <= 0:
+                raise ValueError("hours per turn must be more than 0")
             if slug not in games:
                 raise ValueError("choose a game")
             with write_session(get_engine()) as session:
                 made = turns.create_game(session, slug, emails, options=options, hours=hours,
+                                         policy={"hours": hours} if raw_hours else None,
                                          bots=bool(request.form.get("bots")),
                                          gm_email=request.form.get("gm_email", "").strip())
                 token = gm_token(made.game)

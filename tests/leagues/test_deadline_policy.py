@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import json
+
 import pytest
 
 from app.deadlines import PolicyError, check_policy, compute
@@ -83,3 +85,17 @@ def test_cli_game_with_a_policy_gets_the_clock_deadline(app, runner):
     bad = runner.invoke(args=["game", "create", "toy", "--player", "a@example.org", "--player", "b@example.org",
                               "--policy", '{"timezone": "Nowhere/Here"}'])
     assert bad.exit_code != 0 and "unknown time zone" in bad.output
+
+
+def test_explicit_hours_beat_the_games_suggested_length(app, runner):
+    """Dual Powers suggests 72 h for its objective step; a GM's --hours wins, else the suggestion."""
+    from tests.platform.helpers import game_row
+
+    base = ["game", "create", "dual_powers", "--player", "a@example.org", "--player", "b@example.org"]
+    chosen = json.loads(runner.invoke(args=[*base, "--hours", "1"]).output)
+    game = game_row(app, chosen["game"])
+    assert timedelta(minutes=59) < game.deadline - game.created_at < timedelta(minutes=61)
+    suggested = json.loads(runner.invoke(args=base).output)
+    game = game_row(app, suggested["game"])
+    prompt_seconds = min(p.get("seconds", 0) for p in game.owed.values())
+    assert abs((game.deadline - game.created_at).total_seconds() - prompt_seconds) < 60
