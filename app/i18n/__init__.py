@@ -12,6 +12,15 @@ Flask-Babel picks the language of each render:
 Game text (IllegalOrder messages, events, prompts) stays English inside the
 engines and is translated at the edge by ``app.i18n.games`` (the ``game_text``
 filter in templates).
+
+Catalogues (``translations/<lang>/LC_MESSAGES/messages.po``, compiled ``.mo``
+committed beside them) are kept up to date with::
+
+    pybabel extract -F app/i18n/babel.cfg -k N_ -k lazy_gettext --no-location \
+        --sort-output -o app/i18n/messages.pot .
+    pybabel update -i app/i18n/messages.pot -d app/i18n/translations --no-location
+    # translate the new entries (tests/i18n fails while one is empty), then
+    pybabel compile -d app/i18n/translations
 """
 
 from __future__ import annotations
