@@ -15,7 +15,7 @@ import logging
 import random
 import smtplib
 import socket
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
@@ -107,7 +107,8 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     msg["To"] = clean_header(mail.to_addr)
     msg["Subject"] = clean_header(mail.subject)
     msg["Message-ID"] = mail.message_id
-    msg["Date"] = format_datetime(mail.created_at.replace(tzinfo=None), usegmt=False)
+    created = mail.created_at if mail.created_at.tzinfo else mail.created_at.replace(tzinfo=UTC)
+    msg["Date"] = format_datetime(created.astimezone(UTC), usegmt=True)
     msg["Auto-Submitted"] = "auto-replied" if mail.kind.startswith("reply-") else "auto-generated"
     from app.mailin import reply_address
 
