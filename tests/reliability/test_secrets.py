@@ -196,13 +196,14 @@ def test_b26_commitment_before_close_reveal_recomputes_dice(app, client, runner)
     assert game.seed_hash in client.get(f"/g/{game.id}/verify").get_data(as_text=True)
     from datetime import timedelta
 
-    from app.models import utcnow
+    from datetime import UTC
 
     with app.app_context():
-        for day in range(1, 400):
-            turns.process_due(get_engine(), utcnow() + timedelta(hours=2 * day))
-            if game_row(app, made["game"]).status != "running":
+        for _ in range(400):  # each tick at the open step's deadline: the human seat defaults
+            live = game_row(app, made["game"])
+            if live.status != "running":
                 break
+            turns.process_due(get_engine(), live.deadline.replace(tzinfo=UTC) + timedelta(minutes=1))
     game = game_row(app, made["game"])
     assert game.status == "finished" and game.seed_hash == made["seed_hash"]
     result = runner.invoke(args=["verify", str(game.id)])
