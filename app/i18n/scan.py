@@ -1,6 +1,7 @@
 """Find the player-facing English of a game engine in its source (for the catalogue tests).
 
-Collects the messages of ``IllegalOrder(...)``/``InvalidOrder(...)`` and the
+Collects the messages of ``IllegalOrder(...)``/``InvalidOrder(...)``, of the
+engines' event helpers (``say``, ``finish``, ``ev``) and the
 values of ``"text"``, ``"title"``, ``"label"`` and ``"help"`` keys in dict
 literals, as *shapes*: the literal text with ``{}`` where an f-string
 interpolates a value.
@@ -15,7 +16,8 @@ from collections.abc import Iterator
 
 GAMES = os.path.join(os.path.dirname(__file__), "..", "games")
 KEYS = ("text", "title", "label", "help")
-RAISES = ("IllegalOrder", "InvalidOrder")
+#: calls whose argument (by position) is a message: refusals and the engines' event helpers
+CALLS = {"IllegalOrder": 0, "InvalidOrder": 0, "say": 1, "finish": 4, "ev": 0}
 
 
 def _shapes(node: ast.AST) -> Iterator[str]:
@@ -60,8 +62,9 @@ def engine_messages(slug: str) -> dict[str, list[str]]:
             if isinstance(node, ast.Call) and node.args:
                 func = node.func
                 fname = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-                if fname in RAISES:
-                    values.append(node.args[0])
+                at = CALLS.get(fname)
+                if at is not None and len(node.args) > at:
+                    values.append(node.args[at])
             elif isinstance(node, ast.Dict):
                 for key, value in zip(node.keys, node.values, strict=True):
                     if isinstance(key, ast.Constant) and key.value in KEYS and value is not None:
