@@ -24,13 +24,16 @@ class Catalog:
     def __init__(self, messages: dict[str, tuple[str, str]], terms: dict[str, tuple[str, str]]) -> None:
         self.exact: dict[str, tuple[str, str]] = {}
         self.patterns: list[tuple[re.Pattern[str], tuple[str, str]]] = []
+        literal: dict[str, int] = {}
         for en, tr in {**terms, **messages}.items():
             if _PLACEHOLDER.search(en):
-                self.patterns.append((_compile(en), tr))
+                regex = _compile(en)
+                literal[regex.pattern] = len(_PLACEHOLDER.sub("", en))
+                self.patterns.append((regex, tr))
             else:
                 self.exact[en] = tr
         # the most specific template (most literal text) wins
-        self.patterns.sort(key=lambda p: -len(_PLACEHOLDER.sub("", p[0].pattern.replace("\\", ""))))
+        self.patterns.sort(key=lambda p: -literal[p[0].pattern])
 
     def translate(self, text: str, lang: str, depth: int = 0) -> str | None:
         i = LANGS.index(lang)
@@ -66,7 +69,7 @@ def _compile(template: str) -> re.Pattern[str]:
             out.append(f"(?P={name})")
         else:
             seen.add(name)
-            out.append(f"(?P<{name}>.+?)")
+            out.append(f"(?P<{name}>.*?)")
         pos = m.end()
     out.append(re.escape(template[pos:]))
     return re.compile("".join(out), re.DOTALL)

@@ -120,4 +120,13 @@ MESSAGES = {
     "Armies": ("Exércitos", "Στρατοί"), "Advance": ("Avançar", "Προέλαση"), "One roll": ("Um lançamento", "Μία ζαριά"),
     "Until conquered or halted": ("Até conquistar ou parar", "Μέχρι την κατάκτηση ή τη διακοπή"), "Armies in all": ("Exércitos ao todo", "Στρατοί συνολικά"),
     "{seat} ({colour})": ("{seat} ({colour})", "{seat} ({colour})"),
+    "{name} ({n}) [{theatre}]": ("{name} ({n}) [{theatre}]", "{name} ({n}) [{theatre}]"),
+    "{a} ({n}) -> {b} ({m})": ("{a} ({n}) -> {b} ({m})", "{a} ({n}) -> {b} ({m})"),
+    "Attack, regroup or end your turn": ("Ataque, reagrupe ou termine a sua vez", "Επίθεση, ανασύνταξη ή τέλος της σειράς σας"),
+    "Regroup or end your turn": ("Reagrupe ou termine a sua vez", "Ανασύνταξη ή τέλος της σειράς σας"),
+    "End offensive": ("Terminar a ofensiva", "Τέλος της επίθεσης"), "End turn": ("Terminar a vez", "Τέλος της σειράς"),
+    "Place {n} armies": ("Coloque {n} exércitos", "Τοποθετήστε {n} στρατούς"),
+    "Place {n} armies ({m} only in {where})": ("Coloque {n} exércitos ({m} só em {where})", "Τοποθετήστε {n} στρατούς ({m} μόνο σε {where})"),
+    "You hold {n} cards: trade until you hold {m} or fewer": ("Tem {n} cartas: troque até ficar com {m} ou menos", "Έχετε {n} κάρτες: ανταλλάξτε μέχρι να έχετε {m} ή λιγότερες"),
+    "{c} joker": ("{c} coringa", "{c} μπαλαντέρ"),
 }

@@ -128,4 +128,39 @@ MESSAGES = {
     "Turn 8: {seat} routes population: {what}.": ("Turno 8: {seat} encaminha população: {what}.", "Φάση 8: ο {seat} δρομολογεί πληθυσμό: {what}."),
     "{seat} pays tribute: {res}.": ("{seat} paga tributo: {res}.", "Ο {seat} πληρώνει φόρο: {res}."),
     "{seat} pays no tribute (Imperial pardon).": ("{seat} não paga tributo (Perdão imperial).", "Ο {seat} δεν πληρώνει φόρο (Αυτοκρατορική χάρη)."),
+    "accept": ("aceitar", "αποδοχή"), "decline": ("recusar", "απόρριψη"),
+    "to {n} ({name})": ("para {n} ({name})", "προς {n} ({name})"),
+    "{tid} in {n} ({name})": ("{tid} em {n} ({name})", "{tid} στο {n} ({name})"),
+    "accept, protecting {n} ({name})": ("aceitar, protegendo {n} ({name})", "αποδοχή, με προστασία της {n} ({name})"),
+    "buy {n} {res} for {m} Gold": ("comprar {n} {res} por {m} de Ouro", "αγορά {n} {res} για {m} Χρυσό"),
+    "sell {n} {res} for {m} Gold": ("vender {n} {res} por {m} de Ouro", "πώληση {n} {res} για {m} Χρυσό"),
+    "WALL in {n} ({name}) ({cost})": ("MURALHA em {n} ({name}) ({cost})", "ΤΕΙΧΟΣ στο {n} ({name}) ({cost})"),
+    "INFRASTRUCTURE in {n} ({name}) ({cost})": ("INFRAESTRUTURA em {n} ({name}) ({cost})", "ΥΠΟΔΟΜΗ στο {n} ({name}) ({cost})"),
+    "{n} {res}": ("{n} {res}", "{n} {res}"),
+    "{text} You hold {held}.": ("{text} Tem {held}.", "{text} Έχετε {held}."),
+    "Pact with {colour}, protecting {n} ({name})": ("Pacto com {colour}, protegendo {n} ({name})", "Σύμφωνο με τον {colour}, με προστασία της {n} ({name})"),
+    "Turn 3A. Propose up to 3 trades (one resource for another; without TO the offer is open to everyone) and at most one pact protecting one of your provinces.": (
+        "Turno 3A. Proponha até 3 trocas (um recurso por outro; sem TO a oferta fica aberta a todos) e no máximo um pacto que proteja uma das suas províncias.",
+        "Φάση 3A. Προτείνετε έως 3 ανταλλαγές (έναν πόρο για άλλον· χωρίς TO η προσφορά είναι ανοιχτή σε όλους) και το πολύ ένα σύμφωνο που προστατεύει μία από τις επαρχίες σας."),
+    "Turn 3B. Accept or decline what was offered to you; anything unanswered is declined.": (
+        "Turno 3B. Aceite ou recuse o que lhe foi oferecido; o que ficar sem resposta é recusado.",
+        "Φάση 3B. Αποδεχτείτε ή απορρίψτε ό,τι σας προσφέρθηκε· ό,τι μείνει αναπάντητο απορρίπτεται."),
+    "Turn 4. One market transaction, one build, a move to an adjacent province for any troop and a combat mode for any troop. Moves of all players happen at once; nothing fights until turn 6. If any line is wrong, the whole set is rejected.": (
+        "Turno 4. Uma transação no mercado, uma construção, um movimento para uma província adjacente para qualquer tropa e um modo de combate para qualquer tropa. Os movimentos de todos os jogadores acontecem ao mesmo tempo; ninguém combate antes do turno 6. Se uma linha estiver errada, o conjunto inteiro é rejeitado.",
+        "Φάση 4. Μία συναλλαγή στην αγορά, μία κατασκευή, μια μετακίνηση σε γειτονική επαρχία για οποιοδήποτε στράτευμα και ένας τρόπος μάχης για οποιοδήποτε στράτευμα. Οι μετακινήσεις όλων γίνονται ταυτόχρονα· καμία μάχη πριν από τη φάση 6. Αν μία γραμμή είναι λάθος, απορρίπτεται όλο το σύνολο."),
+    "Turn 7B. {colour} could not pay for {s} troop(s) and did not choose in time; as their right neighbour you choose which {n} go. If you do not, the default loss rule applies.": (
+        "Turno 7B. {colour} não pôde pagar {s} tropa(s) e não escolheu a tempo; como vizinho à direita, escolhe quais {n} saem. Se não o fizer, aplica-se a regra de perda padrão.",
+        "Φάση 7B. Ο {colour} δεν μπόρεσε να πληρώσει για {s} στράτευμα(τα) και δεν επέλεξε εγκαίρως· ως δεξιός γείτονας επιλέγετε ποια {n} φεύγουν. Αν δεν το κάνετε, ισχύει ο προεπιλεγμένος κανόνας απωλειών."),
+    "Turn 7A. You lack Gold for {s} troop(s): choose exactly {n} to remove. If you do not, your right neighbour chooses.": (
+        "Turno 7A. Falta-lhe Ouro para {s} tropa(s): escolha exatamente {n} a retirar. Se não o fizer, escolhe o seu vizinho à direita.",
+        "Φάση 7A. Σας λείπει Χρυσός για {s} στράτευμα(τα): επιλέξτε ακριβώς {n} προς αφαίρεση. Αν δεν το κάνετε, επιλέγει ο δεξιός σας γείτονας."),
+    "Turn 8. Route population (you have {pop}) into Gold or new troops, one for one. This round's tribute is {tribute}.": (
+        "Turno 8. Encaminhe a população (tem {pop}) para Ouro ou novas tropas, um por um. O tributo desta rodada é {tribute}.",
+        "Φάση 8. Δρομολογήστε τον πληθυσμό (έχετε {pop}) σε Χρυσό ή νέα στρατεύματα, ένα προς ένα. Ο φόρος αυτού του γύρου είναι {tribute}."),
+    "Turn 9. Tribute is {t}; you owe {k} payment(s) and must choose how to pay.": (
+        "Turno 9. O tributo é {t}; deve {k} pagamento(s) e tem de escolher como pagar.",
+        "Φάση 9. Ο φόρος είναι {t}· οφείλετε {k} πληρωμή(ές) και πρέπει να επιλέξετε πώς θα πληρώσετε."),
+    "Turn 9. Tribute is {t}; you owe {k} payment(s) and must choose how to pay (the second is checked against what the first leaves).": (
+        "Turno 9. O tributo é {t}; deve {k} pagamento(s) e tem de escolher como pagar (o segundo é verificado face ao que o primeiro deixa).",
+        "Φάση 9. Ο φόρος είναι {t}· οφείλετε {k} πληρωμή(ές) και πρέπει να επιλέξετε πώς θα πληρώσετε (η δεύτερη ελέγχεται με ό,τι αφήνει η πρώτη)."),
 }
