@@ -312,7 +312,8 @@ def resolve_step(
         session.add(Order(game_id=game.id, step_no=step_no, seat=seat_id, order=order,
                           text=rules.format(order), source=source, submitted_at=now))
         seat.missed += 1
-        if seat.player_id and not seat.civil_disorder and seat.missed >= cd_after:
+        own_ladder = getattr(rules, "handles_missed_deadlines", False)
+        if seat.player_id and not own_ladder and not seat.civil_disorder and seat.missed >= cd_after:
             seat.civil_disorder = True
             session.add(Event(game_id=game.id, step_no=step_no, seq=-1, to=None, created_at=now,
                               text=f"{seat_id} missed {seat.missed} deadlines in a row: auto-command plays "

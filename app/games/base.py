@@ -49,6 +49,17 @@ Events
 sentence a player understands) and ``"to"``: ``None`` for everyone, or a list
 of the seats that may see it.  Any other keys are free data.
 
+Optional extras
+---------------
+A ``RULES`` object may also have: ``board_svg(view, seat) -> str`` (the board
+for pages and reports), ``ai_order(state, seat, rng)`` (a better bot than
+``random_order``; also auto-command), ``robot_seats(options)`` (seats the game
+plays itself; they never owe), ``handles_missed_deadlines = True`` (the game
+counts missed deadlines itself, so the platform's civil disorder stays out),
+``conformance_options`` and ``conformance_max_steps`` (for the conformance
+test).  A prompt may carry ``"seconds"``: the game's own suggested length for
+the step (a timer), used unless the GM chose one.
+
 Randomness
 ----------
 Only from the ``rng`` argument (a ``random.Random`` the platform seeds from the

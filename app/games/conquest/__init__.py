@@ -46,6 +46,9 @@ from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, se
 
 class ConquestRules:
     slug = "conquest"
+    #: missed turns have their own ladder here (auto-command, then full auto-command after
+    #: three in a row), so the platform's civil disorder stays out of it
+    handles_missed_deadlines = True
     title = "WW2 Conquest"
     conformance_options = [
         {"players": 2, "round_limit": 30},
