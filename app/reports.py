@@ -56,7 +56,11 @@ def game_svg(slug: str, view: dict[str, Any], seat: str | None) -> Markup:
 
     rules = get_rules(slug)
     draw = getattr(rules, "board_svg", None)
-    return Markup(draw(view, seat)) if draw else Markup("")
+    if not draw:
+        return Markup("")
+    from app.i18n.games import translate_svg
+
+    return Markup(translate_svg(slug, draw(view, seat)))
 
 
 def qr_svg(link: str) -> Markup:

@@ -103,3 +103,23 @@ def translate_game_text(slug: str, text: str, lang: str) -> str:
 def covers(slug: str, text: str) -> bool:
     """Whether the catalogue of ``slug`` has a translation for ``text`` (tests)."""
     return catalog(slug).translate(text, "pt") is not None
+
+
+_SVG_TEXT = re.compile(r"(<text\b[^>]*>)([^<]*)(</text>)")
+
+
+def translate_svg(slug: str, svg: str, lang: str | None = None) -> str:
+    """A game's SVG board with the text of its ``<text>`` elements in ``lang`` (default: current)."""
+    if lang is None:
+        from app.i18n import current_language
+
+        lang = current_language()
+    if lang not in LANGS:
+        return svg
+    from html import escape, unescape
+
+    def one(m: re.Match[str]) -> str:
+        text = unescape(m.group(2))
+        return m.group(1) + escape(translate_game_text(slug, text, lang), quote=False) + m.group(3)
+
+    return _SVG_TEXT.sub(one, svg)

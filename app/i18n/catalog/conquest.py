@@ -129,4 +129,8 @@ MESSAGES = {
     "Place {n} armies ({m} only in {where})": ("Coloque {n} exércitos ({m} só em {where})", "Τοποθετήστε {n} στρατούς ({m} μόνο σε {where})"),
     "You hold {n} cards: trade until you hold {m} or fewer": ("Tem {n} cartas: troque até ficar com {m} ou menos", "Έχετε {n} κάρτες: ανταλλάξτε μέχρι να έχετε {m} ή λιγότερες"),
     "{c} joker": ("{c} coringa", "{c} μπαλαντέρ"),
+    # the board (SVG): abbreviated names
+    "E. Africa": ("Á. Oriental", "Αν. Αφρική"), "W. Africa": ("Á. Ocidental", "Δ. Αφρική"), "S. Africa": ("Á. do Sul", "Ν. Αφρική"),
+    "E. Canada": ("Canadá Or.", "Αν. Καναδάς"), "W. Canada": ("Canadá Oc.", "Δ. Καναδάς"), "E. Indies": ("Índias Or.", "Αν. Ινδίες"),
+    "Nat. China": ("China Nac.", "Εθν. Κίνα"), "Occ. China": ("China Oc.", "Κατ. Κίνα"),
 }

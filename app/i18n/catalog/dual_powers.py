@@ -205,4 +205,25 @@ MESSAGES = {
     "neutral N{i}": ("neutra N{i}", "ουδέτερη N{i}"),
     "Opposition level {level}": ("Oposição de nível {level}", "Αντιπολίτευση επιπέδου {level}"),
     "{name} ({token})": ("{name} ({token})", "{name} ({token})"),
+    # the board (SVG)
+    "Petrograd 1917 - {rest}": ("Petrogrado 1917 - {rest}", "Πετρούπολη 1917 - {rest}"),
+    "Round {round}, turn {turn} of {turns}": ("Rodada {round}, vez {turn} de {turns}", "Γύρος {round}, σειρά {turn} από {turns}"),
+    "Round {round}": ("Rodada {round}", "Γύρος {round}"),
+    "{turn}, {who} to play": ("{turn}, joga {who}", "{turn}, παίζει ο {who}"),
+    "{turn}, secret objectives being chosen": ("{turn}, escolha dos objetivos secretos", "{turn}, επιλογή μυστικών στόχων"),
+    "{turn}, game over: {winner} wins": ("{turn}, fim do jogo: {winner} vence", "{turn}, τέλος του παιχνιδιού: κερδίζει ο {winner}"),
+    "Blockade: {cid} {name}": ("Bloqueio: {cid} {name}", "Αποκλεισμός: {cid} {name}"),
+    "BLOCKADED": ("BLOQUEADA", "ΑΠΟΚΛΕΙΣΜΕΝΗ"), "UNREST": ("DISTÚRBIOS", "ΑΝΑΤΑΡΑΧΗ"),
+    "objective {m}": ("objetivo {m}", "στόχος {m}"),
+    "{a} | {b}": ("{a} | {b}", "{a} | {b}"),
+    "{strength}: {side} greater": ("{strength}: {side} mais forte", "{strength}: ισχυρότερος ο {side}"),
+    "+{n} more": ("+{n} mais", "+{n} ακόμη"),
+    "Calendar: day {day} of {month} (unrest worth {vp} VP)": ("Calendário: dia {day} de {month} (distúrbios valem {vp} PV)", "Ημερολόγιο: ημέρα {day}, {month} (η αναταραχή αξίζει {vp} ΠΝ)"),
+    "Support track: {s}  ({gov} end -{end}, {sov} end +{end2})  Will of the People: {wotp}": (
+        "Trilha de apoio: {s}  (fim {gov} -{end}, fim {sov} +{end2})  Vontade do Povo: {wotp}",
+        "Κλίμακα υποστήριξης: {s}  (άκρο {gov} -{end}, άκρο {sov} +{end2})  Λαϊκή Θέληση: {wotp}"),
+    "Tokens show id and strength: solid = fresh, hatched and dashed = exhausted. R Soviet, W Government, N/TROT neutral, O Opposition.": (
+        "As fichas mostram o id e a força: cheia = fresca, tracejada = exausta. R Soviete, W Governo, N/TROT neutra, O Oposição.",
+        "Οι δείκτες δείχνουν κωδικό και δύναμη: συμπαγής = νέα πλευρά, διαγραμμισμένος = εξαντλημένη. R Σοβιέτ, W Κυβέρνηση, N/TROT ουδέτερος, O Αντιπολίτευση."),
+    "Under each region name: strength (tokens counted) of each side.": ("Sob o nome de cada região: força (fichas contadas) de cada lado.", "Κάτω από κάθε όνομα περιοχής: δύναμη (πλήθος δεικτών) κάθε πλευράς."),
 }

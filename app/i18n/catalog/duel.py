@@ -45,4 +45,12 @@ MESSAGES = {
     "{tile} ({task} task, edges {edges})": ("{tile} (tarefa de {task}, lados {edges})", "{tile} (αποστολή: {task}, πλευρές {edges})"),
     "{tile} ({task} task, edges {edges}, {colour} flag)": ("{tile} (tarefa de {task}, lados {edges}, bandeira {colour})", "{tile} (αποστολή: {task}, πλευρές {edges}, {colour} σημαία)"),
     "{tile} with marker {marker}": ("{tile} com o marcador {marker}", "{tile} με τον δείκτη {marker}"),
+    # the board (SVG)
+    "{seat} (opponent): {n} points, {m} active": ("{seat} (adversário): {n} pontos, {m} ativas", "{seat} (αντίπαλος): {n} πόντοι, {m} ενεργές"),
+    "{seat} (you): {n} points, {m} active": ("{seat} (você): {n} pontos, {m} ativas", "{seat} (εσείς): {n} πόντοι, {m} ενεργές"),
+    "Flags A green (forest), B yellow (grain), C red (village). Markers: white open, grey with tick done, crossed cancelled.": (
+        "Bandeiras A verde (floresta), B amarela (trigo), C vermelha (vila). Marcadores: branco aberta, cinza com visto concluída, riscado cancelada.",
+        "Σημαίες A πράσινη (δάσος), B κίτρινη (σιτάρι), C κόκκινη (χωριό). Δείκτες: λευκός ανοιχτή, γκρι με τικ ολοκληρωμένη, διαγραμμένος ακυρωμένη."),
+    "forest": ("floresta", "δάσος"), "grain": ("trigo", "σιτάρι"), "meadow": ("prado", "λιβάδι"), "rail": ("trilho", "σιδηρόδρομος"),
+    "river": ("rio", "ποτάμι"), "village": ("vila", "χωριό"),
 }

@@ -136,7 +136,6 @@ MESSAGES = {
     "sell {n} {res} for {m} Gold": ("vender {n} {res} por {m} de Ouro", "πώληση {n} {res} για {m} Χρυσό"),
     "WALL in {n} ({name}) ({cost})": ("MURALHA em {n} ({name}) ({cost})", "ΤΕΙΧΟΣ στο {n} ({name}) ({cost})"),
     "INFRASTRUCTURE in {n} ({name}) ({cost})": ("INFRAESTRUTURA em {n} ({name}) ({cost})", "ΥΠΟΔΟΜΗ στο {n} ({name}) ({cost})"),
-    "{n} {res}": ("{n} {res}", "{n} {res}"),
     "{text} You hold {held}.": ("{text} Tem {held}.", "{text} Έχετε {held}."),
     "Pact with {colour}, protecting {n} ({name})": ("Pacto com {colour}, protegendo {n} ({name})", "Σύμφωνο με τον {colour}, με προστασία της {n} ({name})"),
     "Turn 3A. Propose up to 3 trades (one resource for another; without TO the offer is open to everyone) and at most one pact protecting one of your provinces.": (
@@ -163,4 +162,43 @@ MESSAGES = {
     "Turn 9. Tribute is {t}; you owe {k} payment(s) and must choose how to pay (the second is checked against what the first leaves).": (
         "Turno 9. O tributo é {t}; deve {k} pagamento(s) e tem de escolher como pagar (o segundo é verificado face ao que o primeiro deixa).",
         "Φάση 9. Ο φόρος είναι {t}· οφείλετε {k} πληρωμή(ές) και πρέπει να επιλέξετε πώς θα πληρώσετε (η δεύτερη ελέγχεται με ό,τι αφήνει η πρώτη)."),
+    # the board (SVG)
+    "Round {round} - turn {turn} {phase} - tribute {tribute}": ("Rodada {round} - turno {turn} {phase} - tributo {tribute}", "Γύρος {round} - φάση {turn} {phase} - φόρος {tribute}"),
+    "Diplomacy: proposals": ("Diplomacia: propostas", "Διπλωματία: προτάσεις"), "Diplomacy: answers": ("Diplomacia: respostas", "Διπλωματία: απαντήσεις"),
+    "{colour} (you)": ("{colour} (você)", "{colour} (εσείς)"), "{colour} | centre ({name})": ("{colour} | centro ({name})", "{colour} | κέντρο ({name})"),
+    "Blue": ("Azul", "Μπλε"), "Green": ("Verde", "Πράσινο"), "Yellow": ("Amarelo", "Κίτρινο"), "Red": ("Vermelho", "Κόκκινο"),
+    "Player": ("Jogador", "Παίκτης"), "Prov": ("Prov.", "Επαρχ."), "Setback": ("Revés", "Αναποδιά"), "Spoils": ("Saques", "Λάφυρα"),
+    "Trade": ("Comércio", "Εμπόριο"), "Troops": ("Tropas", "Στρατεύματα"), "neutral": ("neutra", "ουδέτερη"),
+    "ATK attack, DEF defence, CON conquest, >X target, bold = heavy; provinces sharing an edge are adjacent": (
+        "ATK ataque, DEF defesa, CON conquista, >X alvo, negrito = pesada; províncias com um lado comum são adjacentes",
+        "ATK επίθεση, DEF άμυνα, CON κατάκτηση, >X στόχος, έντονα = βαρύ· επαρχίες με κοινή πλευρά γειτονεύουν"),
+    # combat, offers and maintenance (built up in several steps by the engine)
+    "{a} attacks {y} in {n} ({name}): {roll} = {atk} against defence {dfn} ({dice}): net {net}; {result}": (
+        "{a} ataca {y} em {n} ({name}): {roll} = {atk} contra defesa {dfn} ({dice}): líquido {net}; {result}",
+        "Το {a} επιτίθεται στον {y} στο {n} ({name}): {roll} = {atk} έναντι άμυνας {dfn} ({dice}): καθαρό {net}· {result}"),
+    "dice {d}, {k} in Defence": ("dados {d}, {k} em Defesa", "ζάρια {d}, {k} σε Άμυνα"),
+    "dice {d}, {k} in Defence, Wall": ("dados {d}, {k} em Defesa, Muralha", "ζάρια {d}, {k} σε Άμυνα, Τείχος"),
+    "dice {d}, {k} in Defence, low morale": ("dados {d}, {k} em Defesa, moral baixa", "ζάρια {d}, {k} σε Άμυνα, χαμηλό ηθικό"),
+    "dice {d}, {k} in Defence, Wall, low morale": ("dados {d}, {k} em Defesa, Muralha, moral baixa", "ζάρια {d}, {k} σε Άμυνα, Τείχος, χαμηλό ηθικό"),
+    "no effect.": ("sem efeito.", "καμία επίδραση."),
+    "{t} is removed and {c} gains 1 war spoils.": ("{t} é retirada e {c} ganha 1 espólio de guerra.", "το {t} αφαιρείται και ο {c} κερδίζει 1 λάφυρο πολέμου."),
+    "{c} tries to conquer {n} ({name}): {roll} = {con} against local population {local} = {loc}: net {net}; {result}": (
+        "{c} tenta conquistar {n} ({name}): {roll} = {con} contra a população local {local} = {loc}: líquido {net}; {result}",
+        "Ο {c} προσπαθεί να κατακτήσει το {n} ({name}): {roll} = {con} έναντι του τοπικού πληθυσμού {local} = {loc}: καθαρό {net}· {result}"),
+    "it fails.": ("falha.", "αποτυγχάνει."),
+    "{c} now controls {n} ({name}).": ("{c} passa a controlar {n} ({name}).", "ο {c} ελέγχει τώρα το {n} ({name})."),
+    "{c} offers {id}: GIVE {a} {r1} GET {b} {r2} to everyone.": ("{c} oferece {id}: GIVE {a} {r1} GET {b} {r2} a todos.", "Ο {c} προσφέρει {id}: GIVE {a} {r1} GET {b} {r2} σε όλους."),
+    "{c} offers {id}: GIVE {a} {r1} GET {b} {r2} to {to}.": ("{c} oferece {id}: GIVE {a} {r1} GET {b} {r2} a {to}.", "Ο {c} προσφέρει {id}: GIVE {a} {r1} GET {b} {r2} στον {to}."),
+    "Turn 7: {c} {food}, {gold}": ("Turno 7: {c} {food}, {gold}", "Φάση 7: ο {c} {food}, {gold}"),
+    "pays {n} Food": ("paga {n} de Comida", "πληρώνει {n} Τροφή"),
+    "pays {n} of {due} Food and loses {lost} Pop": ("paga {n} de {due} de Comida e perde {lost} de População", "πληρώνει {n} από {due} Τροφή και χάνει {lost} Πληθυσμό"),
+    "pays {n} Gold.": ("paga {n} de Ouro.", "πληρώνει {n} Χρυσό."),
+    "pays {n} of {due} Gold and must remove {owe} troop(s).": ("paga {n} de {due} de Ouro e tem de retirar {owe} tropa(s).", "πληρώνει {n} από {due} Χρυσό και πρέπει να αφαιρέσει {owe} στράτευμα(τα)."),
+    "pays {n} of {due} Gold and must remove {owe} troop(s) (standing order: {gone} removed).": ("paga {n} de {due} de Ouro e tem de retirar {owe} tropa(s) (ordem em vigor: {gone} retiradas).", "πληρώνει {n} από {due} Χρυσό και πρέπει να αφαιρέσει {owe} στράτευμα(τα) (ισχύουσα εντολή: αφαιρέθηκαν {gone})."),
+    "ATTACK, target {c}": ("ATAQUE, alvo {c}", "ΕΠΙΘΕΣΗ, στόχος {c}"),
+    "loses {what}.": ("perde {what}.", "χάνει {what}."), "no troop to remove.": ("nenhuma tropa a retirar.", "κανένα στράτευμα προς αφαίρεση."),
+    "{t} deserts.": ("{t} deserta.", "το {t} λιποτακτεί."),
+    "the {kind} in {n} ({name}) is destroyed.": ("a {kind} em {n} ({name}) é destruída.", "το {kind} στο {n} ({name}) καταστρέφεται."),
+    "no {kind}; loses {n} {res}.": ("sem {kind}; perde {n} {res}.", "κανένα {kind}· χάνει {n} {res}."),
+    "Turn 5: {seat} reveals {card} {name}: {text} -> {result}": ("Turno 5: {seat} revela {card} {name}: {text} -> {result}", "Φάση 5: ο {seat} αποκαλύπτει {card} {name}: {text} -> {result}"),
 }
