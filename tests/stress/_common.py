@@ -76,7 +76,7 @@ def start_smtp(port: int | None = None):  # type: ignore[no-untyped-def]
     return controller
 
 
-def create_toys(app, count: int, rounds: int, prefix: str, hours: float = 1.0) -> list[int]:  # type: ignore[no-untyped-def]
+def create_toys(app, count: int, rounds: int, prefix: str, hours: float = 1.0, now=None) -> list[int]:  # type: ignore[no-untyped-def]
     from app import turns
     from app.db import write_session
 
@@ -85,12 +85,13 @@ def create_toys(app, count: int, rounds: int, prefix: str, hours: float = 1.0) -
         for i in range(count):
             with write_session() as session:
                 made = turns.create_game(session, "toy", [f"{prefix}{i}a@example.org", f"{prefix}{i}b@example.org"],
-                                         options={"rounds": rounds}, hours=hours)
+                                         options={"rounds": rounds}, hours=hours, now=now)
                 ids.append(made.game.id)
     return ids
 
 
-def fork_processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p: float, seed: int) -> int:
+def fork_processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p: float, seed: int,
+                   final: bool = False) -> int:
     """Start ``processor`` in a forked child (modules already loaded: starts at once); its pid."""
     pid = os.fork()
     if pid:
@@ -102,7 +103,7 @@ def fork_processor(url: str, smtp_port: int, clock_file: str, ack_file: str, cra
         for engine in db._engines.values():  # the parent's connections are not ours
             engine.dispose(close=False)
         db._engines.clear()
-        processor(url, smtp_port, clock_file, ack_file, crash_p, seed, quiet=True)
+        processor(url, smtp_port, clock_file, ack_file, crash_p, seed, quiet=True, final=final)
     except BaseException:  # noqa: BLE001
         import traceback
 
@@ -113,11 +114,13 @@ def fork_processor(url: str, smtp_port: int, clock_file: str, ack_file: str, cra
 
 
 def processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p: float, seed: int,
-              quiet: bool = False) -> None:
+              quiet: bool = False, final: bool = False) -> None:
     """A processor process: submit some orders, resolve what is due at the next clock tick, deliver; repeat.
 
-    The clock is a counter in ``clock_file`` (tick k is the instant base + k hours), so a
-    restarted processor goes on where the killed one stopped.  Acknowledged orders (after
+    The clock is a counter in ``clock_file`` (tick k resolves what is due at base + 2k hours,
+    base lying in the past), so a restarted processor goes on where the killed one stopped;
+    mail goes out on the real clock.  With ``final`` the last delivery looks past the
+    10-minute lease a killed processor may have left on a mail (as waiting would).  Acknowledged orders (after
     commit) are appended to ``ack_file``.  With ``crash_p`` the process SIGKILLs itself at
     a resolution checkpoint with that probability.
     """
@@ -154,8 +157,11 @@ def processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p:
             running = s.exec(select(Game).where(Game.status == "running")).all()
             seats = {(x.game_id, x.seat): x for x in s.exec(select(Seat))}
         if not running:
+            from app.models import utcnow
+
             with app.app_context():
-                while any(deliver_pending(app, now=base + timedelta(days=400)).values()):
+                later = timedelta(minutes=11) if final else timedelta(0)
+                while any(deliver_pending(app, now=utcnow() + later).values()):
                     pass
             if not quiet:
                 print("done", flush=True)
@@ -178,7 +184,7 @@ def processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p:
                             os.fsync(ack.fileno())
             now = base + timedelta(hours=2 * (k + 1))
             turns.process_due(engine, now)
-            deliver_pending(app, now=now)
+            deliver_pending(app)
         with open(clock_file + ".tmp", "w") as fh:
             fh.write(f"{base.isoformat()}\n{k + 1}\n")
         os.replace(clock_file + ".tmp", clock_file)

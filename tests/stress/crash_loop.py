@@ -46,12 +46,15 @@ def main() -> int:
     smtp = start_smtp()
     app = make_app(url, smtp_port=smtp.port, stub_pdf=True)
     init_db(app)
+    from datetime import timedelta
+
     from app.models import utcnow
 
-    game_ids = create_toys(app, games, rounds, "c")
+    base = utcnow() - timedelta(days=60)  # the virtual clock of the turns runs in the past
+    game_ids = create_toys(app, games, rounds, "c", now=base)
     clock, ack = os.path.join(tmp, "clock.txt"), os.path.join(tmp, "acks.jsonl")
     with open(clock, "w") as fh:
-        fh.write(f"{utcnow().isoformat()}\n0\n")
+        fh.write(f"{base.isoformat()}\n0\n")
     killed = clean_exits = 0
     started = time.monotonic()
     runs = 0
@@ -72,11 +75,11 @@ def main() -> int:
         else:
             clean_exits += 1
             # everything finished before the kill: more games, so that kills keep landing mid-work
-            game_ids += create_toys(app, games, rounds, f"c{runs}-")
+            game_ids += create_toys(app, games, rounds, f"c{runs}-", now=base)
         if killed and killed % 20 == 0 and code == -signal.SIGKILL:
             print(f"kills={killed} runs={runs} games={len(game_ids)} elapsed={time.monotonic() - started:.0f}s",
                   flush=True)
-    pid = fork_processor(url, smtp.port, clock, ack, 0.0, 7)
+    pid = fork_processor(url, smtp.port, clock, ack, 0.0, 7, final=True)
     _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         print("FAIL the last, undisturbed run did not finish")

@@ -1,0 +1,50 @@
+"""The stress scripts of tests/stress/ in their --quick size (each must print OK and exit 0)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _run(name: str, timeout: int = 900, env: dict | None = None) -> str:
+    out = subprocess.run([sys.executable, os.path.join("tests", "stress", name), "--quick"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+    last = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ""
+    assert out.returncode == 0 and last.startswith("OK "), out.stdout[-3000:] + out.stderr[-3000:]
+    return out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["crash_loop.py", "smtp_outage.py", "leak_scan.py", "concurrent_submit.py",
+                                  "herd.py"])
+def test_stress_script_quick(name):
+    _run(name)
+
+
+def _postgres_available() -> str:
+    if os.environ.get("TEST_DATABASE_URL"):
+        return ""
+    script = os.path.join(ROOT, "bin", "start-postgres")
+    if not shutil.which("pg_ctlcluster") and not shutil.which("apt-get"):
+        return "no TEST_DATABASE_URL and no way to install PostgreSQL here"
+    try:
+        out = subprocess.run([script], capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bin/start-postgres did not work: {exc}"
+    if out.returncode != 0 or "postgresql" not in out.stdout:
+        return f"bin/start-postgres did not work: {out.stderr[-300:]}"
+    return ""
+
+
+@pytest.mark.slow
+def test_stress_two_processors_pg_quick():
+    reason = _postgres_available()
+    if reason:
+        pytest.skip(reason)
+    _run("two_processors_pg.py")
