@@ -22,7 +22,7 @@ SKIP_DIRS = {"static"}
 #: words that are the same in every language (codes, symbols, names, notation)
 ALLOW = {
     "PBEM", "SHA-256", "JSON", "Message-ID", "UTF-8", "PDF", "GM", "VP", "L1", "L2", "L3", "μ ± σ", "H",
-    "TRADE", "F = A+B+C+D+E", "flask --app app verify --file export.json", "export.json",
+    "TRADE", "F = A+B+C+D+E", "UTC", "flask --app app verify --file export.json", "export.json",
 }
 WORD = re.compile(r"[A-Za-z\u0370-\u03ff]{2,}")
 MARK = "\x00"
