@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import jinja2
 import pytest
-from markupsafe import Markup
 
 from app.games.conquest import RULES
 from app.games.driver import play_random
+from tests.games.jinja_env import app_env
 
 ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 
 @pytest.fixture(scope="module")
 def env():
-    e = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT)), autoescape=True)
-    e.globals["game_svg"] = lambda slug, view, seat: Markup(RULES.board_svg(view, seat))
-    return e
+    return app_env()
 
 
 @pytest.fixture(scope="module")

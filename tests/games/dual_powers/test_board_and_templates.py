@@ -6,10 +6,10 @@ from pathlib import Path
 from random import Random
 
 import jinja2
-from markupsafe import Markup
 
 from app.games.driver import advance, random_orders, start
 from app.games.dual_powers import RULES
+from tests.games.jinja_env import app_env
 
 from .helpers import scenario
 
@@ -17,9 +17,7 @@ TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
 def _env() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
-    env.globals["game_svg"] = lambda slug, view, seat: Markup(RULES.board_svg(view, seat))
-    return env
+    return app_env()
 
 
 def test_board_svg_is_one_scalable_svg_showing_blockade_unrest_and_exhausted_tokens():

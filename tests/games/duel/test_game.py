@@ -6,7 +6,6 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import jinja2
 import pytest
 
 from app.games.base import IllegalOrder, InvalidOrder
@@ -15,6 +14,7 @@ from app.games.duel import RULES
 from app.games.duel import state as st
 from app.games.duel.rules import PlacementError
 from tests.games.duel.helpers import S1, build, game_with
+from tests.games.jinja_env import app_env
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
@@ -181,9 +181,7 @@ def test_board_svg_is_one_wellformed_svg_with_both_areas():
 
 
 def _env():
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
-    env.globals["game_svg"] = lambda slug, view, seat: jinja2.utils.markupsafe.Markup(RULES.board_svg(view, seat))
-    return env
+    return app_env()
 
 
 def test_templates_render_board_private_and_form():

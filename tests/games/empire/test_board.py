@@ -5,10 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from xml.etree import ElementTree
 
-import jinja2
-from markupsafe import Markup
-
 from app.games.empire import RULES
+from tests.games.jinja_env import app_env
 
 from .helpers import control, put, scenario
 
@@ -34,8 +32,7 @@ def test_board_svg_shows_owners_troops_modes_and_constructions():
 
 
 def test_templates_render_public_and_private_parts():
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True)
-    env.globals["game_svg"] = lambda slug, view, seat: Markup(RULES.board_svg(view, seat))
+    env = app_env()
     st = _state()
     board = env.get_template("games/empire/board.html").render(view=RULES.view(st, None), seat=None)
     assert 'class="g-empire"' in board and "<svg" in board and "Round 1" in board
