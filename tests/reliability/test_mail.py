@@ -238,16 +238,63 @@ def test_b21_injected_recipient_address_fails_alone(smtp_app, smtp, runner):
     assert all("evil" not in to for m in smtp.sink.messages for to in m["to"])
 
 
-def test_b22_permanent_refusal_marks_the_mail_failed_game_unaffected(app, client, runner):
+def _dsn(original_id: str, recipient: str, action: str = "failed") -> bytes:
+    """An RFC 3464 delivery status notification about one of our mails."""
+    return (
+        "From: Mail Delivery System <MAILER-DAEMON@mx.example.net>\r\n"
+        "To: turns@pbem.example.org\r\n"
+        "Subject: Undelivered Mail Returned to Sender\r\n"
+        f"Message-ID: <dsn-{abs(hash((original_id, action)))}@mx.example.net>\r\n"
+        "Auto-Submitted: auto-replied\r\n"
+        "MIME-Version: 1.0\r\n"
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="B"\r\n\r\n'
+        "--B\r\nContent-Type: text/plain\r\n\r\nYour message could not be delivered.\r\n"
+        "--B\r\nContent-Type: message/delivery-status\r\n\r\n"
+        "Reporting-MTA: dns; mx.example.net\r\n\r\n"
+        f"Final-Recipient: rfc822; {recipient}\r\nAction: {action}\r\nStatus: 5.1.1\r\n"
+        "Diagnostic-Code: smtp; 550 5.1.1 no such user\r\n\r\n"
+        "--B\r\nContent-Type: text/rfc822-headers\r\n\r\n"
+        f"Message-ID: {original_id}\r\nTo: {recipient}\r\nSubject: your game begins\r\n\r\n"
+        "--B--\r\n"
+    ).encode()
+
+
+def test_b22_delivery_report_marks_address_bad_tells_gm_game_unaffected(app, client, runner):
     """B22. Feeding an RFC 3464 DSN -> address marked bad, GM notified, game unaffected.
 
-    Reduced: inbound mail (where a DSN would be read) is being written in
-    app/mailin/ and has no ``handle_message`` yet.  This checks what exists: a 5xx
-    refusal at delivery marks the mail failed for good (never retried), the
-    player record has a ``bounced`` flag, and the game goes on for everyone.
+    Through the inbound mail handler (``app.mailin.handler.handle_message``): the
+    report about our start mail to one player marks that player as bouncing and
+    queues one mail to the GM; the game, its orders and the other player are
+    untouched; the same report fed again is handled once; a report whose action
+    is not "failed" marks nothing.
     """
-    import app.mailin as mailin
+    from app.mailin.handler import handle_message
 
+    made = create_game(runner, "toy", ("gone@example.org", "b@example.org"), "--gm", "gm@example.org")
+    before = game_row(app, made["game"])
+    start = mails(app, to_addr="gone@example.org")[0]
+    with app.app_context():
+        delayed = handle_message(_dsn(start.message_id, "gone@example.org", "delayed"), mail_from="")
+    with Session(get_engine(app)) as s:
+        assert not s.exec(select(Player).where(Player.email == "gone@example.org")).one().bounced
+    with app.app_context():
+        result = handle_message(_dsn(start.message_id, "gone@example.org"), mail_from="")
+        again = handle_message(_dsn(start.message_id, "gone@example.org"), mail_from="")
+    assert delayed.status == "bounce" and result.status == "bounce" and again.status == "duplicate"
+    with Session(get_engine(app)) as s:
+        players = {p.email: p.bounced for p in s.exec(select(Player))}
+    assert players["gone@example.org"] is True and players["b@example.org"] is False
+    gm = [m for m in mails(app) if m.to_addr == "gm@example.org"]
+    assert len(gm) == 1 and gm[0].kind.startswith("bounce") and "gone@example.org" in gm[0].text
+    after = game_row(app, made["game"])
+    assert (after.step_no, after.state, after.status) == (before.step_no, before.state, before.status)
+    assert post_form(client, made["seats"][0]["link"], {"n": "1"}).status_code == 303
+    assert post_form(client, made["seats"][1]["link"], {"n": "2"}).status_code == 303
+    assert game_row(app, made["game"]).step_no == 2, "the game goes on"
+
+
+def test_b22_permanent_refusal_marks_the_mail_failed_game_unaffected(app, client, runner):
+    """B22 (at delivery): a 5xx refusal marks the mail failed for good (never retried); the game goes on."""
     sink = Refusing()
     port = free_port()
     server = _controller(sink, port)
@@ -266,6 +313,3 @@ def test_b22_permanent_refusal_marks_the_mail_failed_game_unaffected(app, client
     finally:
         server.stop()
     assert [m.status for m in mails(app, to_addr="gone@example.org")] == ["failed", "failed"]
-    assert hasattr(Player, "bounced")
-    if hasattr(mailin, "handle_message"):
-        pytest.fail("app.mailin.handle_message exists now: B22 should feed it a DSN (update this test)")
