@@ -111,9 +111,14 @@ def send_digests(app: Flask, now: datetime | None = None) -> int:
         for mail in held:
             by_addr.setdefault(mail.to_addr, []).append(mail)
         for addr, mails in by_addr.items():
-            text = render_template("mail/digest.txt", mails=mails, now=iso(now))
+            from app.i18n import gettext, player_locale
+
+            reader = session.exec(select(Player).where(Player.email == addr)).first()
+            with player_locale(reader.language if reader else None):
+                text = render_template("mail/digest.txt", mails=mails, now=iso(now))
+                subject = gettext("Your daily game digest (%(count)s updates)", count=len(mails))
             queue_mail(session, game_id=None, step_no=0, seat="", kind=f"digest-{now:%Y%m%d}", to_addr=addr,
-                       subject=f"Your daily game digest ({len(mails)} updates)", text=text, html="",
+                       subject=subject, text=text, html="",
                        report_id=None, thread=f"digest.{addr.replace('@', '.')}", now=now)
             for mail in mails:
                 mail.status = "digested"
