@@ -174,3 +174,22 @@ KNOWN_SVG_ENGLISH = {
     "empire": {"# Bluehold", "# Eastgold", "# Eastmarch", "# Eastquarry", "# Eastwood", "# Greenhold", "# Redhold",
                "# Westgold", "# Westmarch", "# Westquarry", "# Westwood", "# Yellowhold"},
 }
+
+
+@pytest.mark.parametrize(("text", "pt"), [
+    ("Your order is on file. Receipt: 3f2a", "A sua ordem está registada. Recibo: 3f2a"),
+    ("the absence must end after it starts", "a ausência tem de terminar depois de começar"),
+    ("That order cannot be read: The order is empty.", "Não é possível ler essa ordem: A ordem está vazia."),
+])
+def test_platform_messages_raised_elsewhere_are_translated_where_shown(text, pt):
+    assert translate_game_text("dual_powers", text, "pt") == pt
+    assert re.search(r"[\u0370-\u03ff]", translate_game_text("dual_powers", text, "el"))
+
+
+def test_common_catalogue_is_complete():
+    from app.i18n.catalog import common
+
+    for en, tr in common.MESSAGES.items():
+        assert len(tr) == 2 and all(tr), en
+        for t in tr:
+            assert set(re.findall(r"\{(\w+)\}", t)) == set(re.findall(r"\{(\w+)\}", en)), t
