@@ -221,12 +221,8 @@ def test_b21_header_injection_adds_no_header_or_recipient(smtp_app, smtp, runner
         assert b"\r\nBcc:" not in m["raw"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "app/mail.py _deliver_one(): a recipient address holding CR/LF makes smtplib raise ValueError, which is "
-    "not caught: deliver_pending() stops at that row, every later mail of the batch waits, and the row is "
-    "retried (and raises) after each 10-minute lease"))
-def test_b21_injected_recipient_address_fails_alone(smtp_app, smtp, runner):
-    """B21 (addresses): a player address with `\\r\\nBcc:` in it is refused alone; other mails still go."""
+def test_b21_injected_recipient_address_adds_no_recipient(smtp_app, smtp, runner):
+    """B21 (addresses): a player address with `\\r\\nBcc:` in it adds no recipient or header; other mails still go."""
     app = smtp_app
     app.config["RENDER_WORKERS"] = 0
     result = runner.invoke(args=["game", "create", "toy", "--player", "victim@example.org\r\nBcc: x@evil.test",
@@ -234,8 +230,12 @@ def test_b21_injected_recipient_address_fails_alone(smtp_app, smtp, runner):
     assert result.exit_code == 0, result.output
     with app.app_context():
         counts = deliver_pending()
-    assert counts["sent"] == 1
-    assert all("evil" not in to for m in smtp.sink.messages for to in m["to"])
+    assert counts["failed"] + counts["sent"] == 2
+    assert any(m["to"] == ["b@example.org"] for m in smtp.sink.messages)
+    for m in smtp.sink.messages:
+        assert all("evil" not in to for to in m["to"])
+        head = m["raw"].split(b"\r\n\r\n")[0].split(b"\r\n")
+        assert m["msg"]["Bcc"] is None and not any(line.lower().startswith(b"bcc:") for line in head)
 
 
 def _dsn(original_id: str, recipient: str, action: str = "failed") -> bytes:
