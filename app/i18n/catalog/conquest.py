@@ -133,4 +133,11 @@ MESSAGES = {
     "E. Africa": ("Á. Oriental", "Αν. Αφρική"), "W. Africa": ("Á. Ocidental", "Δ. Αφρική"), "S. Africa": ("Á. do Sul", "Ν. Αφρική"),
     "E. Canada": ("Canadá Or.", "Αν. Καναδάς"), "W. Canada": ("Canadá Oc.", "Δ. Καναδάς"), "E. Indies": ("Índias Or.", "Αν. Ινδίες"),
     "Nat. China": ("China Nac.", "Εθν. Κίνα"), "Occ. China": ("China Oc.", "Κατ. Κίνα"),
+    # objectives (seed 001: "Ordens secretas")
+    "Control all 42 territories.": ("Conquistar os 42 territórios.", "Έλεγχος και των 42 εδαφών."),
+    "Destroy the {colour} army: take its last territory yourself.": ("Destruir o exército {colour}: tome o último território dele com as suas tropas.", "Καταστροφή του στρατού {colour}: καταλάβετε εσείς το τελευταίο του έδαφος."),
+    "Control all of {a} and all of {b}.": ("Conquistar todo o teatro {a} e todo o teatro {b}.", "Έλεγχος ολόκληρου του θεάτρου {a} και ολόκληρου του θεάτρου {b}."),
+    "Control all of {a} and all of {b}, plus all of one other theatre.": ("Conquistar todo o teatro {a} e todo o teatro {b}, mais todo um outro teatro.", "Έλεγχος ολόκληρου του θεάτρου {a} και ολόκληρου του θεάτρου {b}, συν ενός ακόμη ολόκληρου θεάτρου."),
+    "Control at least 18 territories holding at least 2 armies each.": ("Controlar pelo menos 18 territórios com pelo menos 2 exércitos cada.", "Έλεγχος τουλάχιστον 18 εδαφών με τουλάχιστον 2 στρατούς το καθένα."),
+    "Control at least 24 territories.": ("Controlar pelo menos 24 territórios.", "Έλεγχος τουλάχιστον 24 εδαφών."),
 }
