@@ -10,3 +10,5 @@ STATES = [N_("running"), N_("paused"), N_("finished"), N_("crashed"), N_("pendin
           N_("failed"), N_("digest"), N_("digested"), N_("active"), N_("open"), N_("closed"), N_("done")]
 #: game modes (Empire)
 MODES = [N_("short"), N_("long")]
+#: how an order came in (order history)
+SOURCES = [N_("web"), N_("mail"), N_("bot"), N_("default")]
