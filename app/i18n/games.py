@@ -25,10 +25,13 @@ class Catalog:
         self.exact: dict[str, tuple[str, str]] = {}
         self.patterns: list[tuple[re.Pattern[str], tuple[str, str]]] = []
         literal: dict[str, int] = {}
+        self.needles: dict[str, str] = {}
         for en, tr in {**terms, **messages}.items():
             if _PLACEHOLDER.search(en):
                 regex = _compile(en)
                 literal[regex.pattern] = len(_PLACEHOLDER.sub("", en))
+                # a cheap test before the regular expression: its longest literal piece
+                self.needles[regex.pattern] = max(_PLACEHOLDER.split(en)[::2], key=len)
                 self.patterns.append((regex, tr))
             else:
                 self.exact[en] = tr
@@ -42,6 +45,8 @@ class Catalog:
         if depth >= _MAX_DEPTH:
             return None
         for regex, tr in self.patterns:
+            if self.needles[regex.pattern] not in text:
+                continue
             m = regex.fullmatch(text)
             if m:
                 values = {k: self.value(v, lang, depth + 1) for k, v in m.groupdict().items()}
@@ -92,6 +97,7 @@ def catalog(slug: str) -> Catalog:
     return Catalog(messages, terms)
 
 
+@lru_cache(maxsize=8192)
 def translate_game_text(slug: str, text: str, lang: str) -> str:
     """``text`` (a game's English) in ``lang`` (en, pt, el); unchanged when not in the catalogue."""
     if not text or lang not in LANGS:
