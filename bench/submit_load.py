@@ -206,12 +206,23 @@ def phase(port: int, reqs: list[bytes], args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import shutil
+
+    tmp = tempfile.mkdtemp(prefix="pbem-load-")
+    try:
+        return run(argv, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(argv: list[str] | None, tmp: str) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="short phases, small storm")
     parser.add_argument("--seconds", type=float, default=10.0, help="open-loop phase length")
-    parser.add_argument("--rate", type=float, default=40.0, help="open-loop requests per second")
+    parser.add_argument("--rate", type=float, default=10.0,
+                        help="open-loop requests per second (10: a deadline-minute peak, 10x the daily average)")
     parser.add_argument("--concurrency", type=int, default=8, help="closed-loop clients")
-    parser.add_argument("--storm-games", type=int, default=60)
+    parser.add_argument("--storm-games", type=int, default=30)
     parser.add_argument("--load-games", type=int, default=24)
     parser.add_argument("--smoke", action="store_true", help="one-second phases, a tiny storm (tests)")
     args = parser.parse_args(argv)
@@ -225,7 +236,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from app.models import utcnow
 
-    tmp = tempfile.mkdtemp(prefix="pbem-load-")
     db = os.path.join(tmp, "load.sqlite")
     app = benchlib.make_app(db, None, REPORT_ISOLATE=False)
     now = utcnow().replace(microsecond=0)
