@@ -23,6 +23,9 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(site.bp)
     app.register_blueprint(me.bp)
+    from app.web import consent
+
+    app.register_blueprint(consent.bp)
     app.register_blueprint(public.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(play.bp)
