@@ -1,0 +1,55 @@
+"""The render pool behind mail delivery: PDFs made in worker processes, failures never lose a mail."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from sqlmodel import Session, select
+
+from app.db import get_engine
+from app.mail import REPORT_ON_PAGE, deliver_pending
+from app.models import OutboxMail, utcnow
+
+
+def _create(runner):
+    out = runner.invoke(args=["game", "create", "duel", "--player", "red@example.org",
+                              "--player", "blue@example.org"])
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output)
+
+
+def _pdfs(message) -> int:
+    return sum(1 for p in message["msg"].iter_attachments() if p.get_content_type() == "application/pdf")
+
+
+def test_batch_is_rendered_by_the_pool_and_sent_with_pdfs(smtp_app, smtp, runner):
+    smtp_app.config.update(RENDER_WORKERS=2, REPORT_ISOLATE=False)
+    _create(runner)
+    with smtp_app.app_context():
+        counts = deliver_pending(smtp_app)
+    assert counts == {"sent": 2, "deferred": 0, "failed": 0, "local": 0}
+    assert [_pdfs(m) for m in smtp.sink.messages] == [1, 1]
+
+
+def test_failed_render_defers_then_sends_without_the_pdf(smtp_app, smtp, runner):
+    # a time limit no render can meet: every render fails in the worker
+    smtp_app.config.update(RENDER_WORKERS=1, REPORT_TIMEOUT=0.001, REPORT_ISOLATE=False, REPORT_ATTEMPTS=3)
+    _create(runner)
+    now = utcnow()
+    with smtp_app.app_context():
+        for attempt in (1, 2):
+            counts = deliver_pending(smtp_app, now=now)
+            assert counts["deferred"] == 2 and counts["sent"] == 0, (attempt, counts)
+            assert smtp.sink.messages == []
+            now += timedelta(hours=5)  # past the backoff
+        counts = deliver_pending(smtp_app, now=now)
+    assert counts["sent"] == 2, counts
+    for message in smtp.sink.messages:
+        assert _pdfs(message) == 0
+        body = message["msg"].get_body(("plain",)).get_content()
+        assert REPORT_ON_PAGE in body and "https://pbem.example.org/p/" in body.split(REPORT_ON_PAGE)[1]
+    with Session(get_engine(smtp_app)) as session:
+        rows = session.exec(select(OutboxMail)).all()
+    assert {r.status for r in rows} == {"sent"}
+    assert all("without the report" in r.last_error for r in rows)
