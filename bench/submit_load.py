@@ -79,7 +79,7 @@ async def open_loop(port: int, requests: list[bytes], rate: float, seconds: floa
             await asyncio.sleep(delay)
         try:
             code = await asyncio.wait_for(_one(port, requests[i % len(requests)]), 60)
-        except (OSError, asyncio.TimeoutError, IndexError, ValueError):
+        except (TimeoutError, OSError, IndexError, ValueError):
             code = 0
         lat.append(time.perf_counter() - planned)
         codes[code] = codes.get(code, 0) + 1
@@ -102,7 +102,7 @@ async def closed_loop(port: int, requests: list[bytes], clients: int, seconds: f
             t = time.perf_counter()
             try:
                 code = await asyncio.wait_for(_one(port, requests[i % len(requests)]), 60)
-            except (OSError, asyncio.TimeoutError, IndexError, ValueError):
+            except (TimeoutError, OSError, IndexError, ValueError):
                 code = 0
             lat.append(time.perf_counter() - t)
             codes[code] = codes.get(code, 0) + 1
