@@ -1,4 +1,7 @@
-"""The stress scripts of tests/stress/ in their --quick size (each must print OK and exit 0)."""
+"""The stress scripts of tests/stress/ in their --quick size (each must print OK and exit 0).
+
+``herd.py --quick`` is the same run as ``test_load.py::test_b33_herd_of_games_on_one_deadline``.
+"""
 
 from __future__ import annotations
 
@@ -21,8 +24,7 @@ def _run(name: str, timeout: int = 900, env: dict | None = None) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["crash_loop.py", "smtp_outage.py", "leak_scan.py", "concurrent_submit.py",
-                                  "herd.py"])
+@pytest.mark.parametrize("name", ["crash_loop.py", "smtp_outage.py", "leak_scan.py", "concurrent_submit.py"])
 def test_stress_script_quick(name):
     _run(name)
 

@@ -82,12 +82,17 @@ def run_herd(app, games: int, per_seat: int, *, threads: int = 16, log=print) ->
     last_sent: dict[tuple[int, str], str] = {}
     lock = threading.Lock()
 
+    ready = threading.Barrier(threads)
+
     def player(chunk: list[tuple[int, str, str]]) -> None:
-        for game_id, seat, token in chunk:
+        forms = []
+        for game_id, seat, token in chunk:  # pages are opened before the last minute
             page = urllib.request.urlopen(f"{base}/p/{token}", timeout=60).read().decode()
             csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
             with Session(engine) as s:
-                state = s.get(Game, game_id).state
+                forms.append((game_id, seat, token, csrf, s.get(Game, game_id).state))
+        ready.wait(600)
+        for game_id, seat, token, csrf, state in forms:
             for k in range(per_seat if seat == "RED" else max(per_seat - 1, 1)):
                 order = rules.random_order(state, seat, step_rng(f"herd{k}", game_id, seat))
                 text = rules.format(order)
@@ -104,7 +109,7 @@ def run_herd(app, games: int, per_seat: int, *, threads: int = 16, log=print) ->
                         last_sent[(game_id, seat)] = text
 
     chunks = [seats[i::threads] for i in range(threads)]
-    started = time.monotonic()
+    started = time.monotonic()  # includes opening the pages
     workers = [threading.Thread(target=player, args=(c,)) for c in chunks]
     for t in workers:
         t.start()
@@ -120,13 +125,14 @@ def run_herd(app, games: int, per_seat: int, *, threads: int = 16, log=print) ->
         started = time.monotonic()
         with Session(engine) as s:
             latest = max(g.deadline for g in s.exec(select(Game)))
-        summary = turns.process_due(engine, latest.replace(tzinfo=utcnow().tzinfo) + timedelta(minutes=1))
+        at = latest.replace(tzinfo=utcnow().tzinfo) + timedelta(minutes=1)
+        summary = turns.process_due(engine, at)
         log(f"resolved steps={summary['steps']} games={summary['games']} in {time.monotonic() - started:.1f}s")
         rss_before = _rss_mb()
         started = time.monotonic()
         rounds, sent, pool_max, batch_max = 0, 0, 0, 0
         while True:
-            counts = deliver_pending(app, limit=200)
+            counts = deliver_pending(app, now=at + timedelta(minutes=1), limit=200)
             rounds += 1
             batch_max = max(batch_max, sum(counts.values()))
             sent += counts["sent"]
