@@ -299,7 +299,7 @@ def _nice(n: int) -> None:
         os.nice(n)
 
 
-def parallel_floor(pages: list[str], procs: int, nice: int = 0) -> float:
+def parallel_floor(pages: list[str], procs: int, nice: int = 0, warm: bool = True) -> float:
     """Wall seconds for ``procs`` plain processes (WeasyPrint alone) to render ``pages``.
 
     The side-by-side floor of a parallel job: on a machine that other work is
@@ -309,7 +309,8 @@ def parallel_floor(pages: list[str], procs: int, nice: int = 0) -> float:
 
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(procs, initializer=_nice, initargs=(nice,)) as pool:  # same priority as render workers
-        pool.map(_warm_static, pages[:procs], chunksize=1)  # fonts and caches, in every process
+        if warm:
+            pool.map(_warm_static, pages[:procs], chunksize=1)  # fonts and caches, in every process
         t = time.perf_counter()
         pool.map(_render_static_timed, pages, chunksize=1)
         return time.perf_counter() - t

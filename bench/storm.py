@@ -55,7 +55,7 @@ def warm_pool(app, per_worker: int = 2) -> None:
         report = session.exec(select(Report).limit(1)).first()
     if report is None:
         return
-    jobs = [(report.context, benchlib.BASE_URL + "/p/" + "x" * 43)] * benchlib.cores() * per_worker
+    jobs = [(report.context, benchlib.BASE_URL + "/p/" + "x" * 43)] * max(1, benchlib.cores() * per_worker)
     list(render_batch(app, jobs))
 
 
@@ -165,7 +165,7 @@ def parallel_ideal(app, contexts_by_slug: dict[str, list], counts: Counter, m: i
     from app.render_pool import settings
 
     nice = settings(app.config)["nice"]
-    return benchlib.parallel_floor(pages, procs, nice) / len(pages) * sum(counts.values())
+    return benchlib.parallel_floor(pages, procs, nice, warm=m > procs) / len(pages) * sum(counts.values())
 
 
 def start_contexts(app) -> dict[str, list]:
@@ -208,7 +208,7 @@ def external(db: str, tick: str, workers: int) -> int:
     """Storm an existing database (``submit_load.py`` runs this beside its web server)."""
     with benchlib.SmtpServer() as smtp:
         app = benchlib.make_app(db, smtp.port, create=False, RENDER_WORKERS=workers, REPORT_ISOLATE=False)
-        warm_pool(app)
+        warm_pool(app, 0 if os.environ.get("PBEM_BENCH_SMOKE") else 2)
         print("STORM START", flush=True)
         res = run_storm(app, datetime.fromisoformat(tick), smtp.sink)
         res["mails_received"] = smtp.sink.count
@@ -241,9 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         m = cores if args.smoke else 2 * cores if small else 12 * cores
         # the floor before the storm, on the games' first reports (same games, same sizes)
         before = start_contexts(app)
-        ideal_before = parallel_ideal(app, before, Counter({s: len(c) for s, c in before.items()}), m, cores)
-        ideal_before_per_report = ideal_before / sum(len(c) for c in before.values())
-        warm_pool(app, 1 if args.smoke else 2)
+        ideal_before_per_report = None
+        if not args.smoke:  # --smoke: the floor after the storm only
+            ideal_before = parallel_ideal(app, before, Counter({s: len(c) for s, c in before.items()}), m, cores)
+            ideal_before_per_report = ideal_before / sum(len(c) for c in before.values())
+        warm_pool(app, 0 if args.smoke else 2)
         sampler = benchlib.RssSampler()
         sampler.start()
         res = run_storm(app, tick_at, smtp.sink, progress=games >= 200)
@@ -254,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
 
     reports = sum(by_slug.values())
     serial_ideal = sum(n * floor[s]["floor"] for s, n in by_slug.items()) / cores
+    if ideal_before_per_report is None:
+        ideal_before_per_report = ideal_after / reports
     ideal = (ideal_before_per_report * reports + ideal_after) / 2
     real_ideal = sum(n * floor[s]["real"] for s, n in by_slug.items()) / cores
     ratio = res["total"] / ideal if ideal else float("inf")

@@ -229,7 +229,8 @@ def run(argv: list[str] | None, tmp: str) -> int:
     if args.quick:
         args.seconds, args.storm_games, args.load_games = 3.0, 12, 8
     if args.smoke:
-        args.seconds, args.storm_games, args.load_games, args.rate = 1.0, 2, 4, 20.0
+        args.seconds, args.storm_games, args.load_games, args.rate = 1.0, 1, 4, 20.0
+        os.environ["PBEM_BENCH_SMOKE"] = "1"
     cores = benchlib.cores()
 
     from datetime import timedelta
