@@ -12,6 +12,7 @@ from sqlmodel import Session, func, select
 
 from app.db import get_engine
 from app.games import IllegalOrder, get_rules
+from app.games.base import step_rng
 from app.games.driver import advance, random_orders, start
 from app.models import Game, Order
 from tests.platform.helpers import create_game, csrf_of, path_of
@@ -125,7 +126,7 @@ def test_b32_form_endpoint_10000_posts(app, client, runner, slug, players, optio
 
     Posts mix valid, forged and expired form tokens, right and wrong step
     numbers, form indexes, the prompt's own field names with valid and invalid
-    values, notation text of any length and stray fields.  Any answer but a 303
+    values, notation text of any length (sometimes a legal order) and stray fields.  Any answer but a 303
     must leave the game exactly as it was.  (Schemathesis, named in B32, is not
     installed; ``test_b32_json_routes_fuzz`` covers the JSON route.)
     """
@@ -170,6 +171,10 @@ def test_b32_form_endpoint_10000_posts(app, client, runner, slug, players, optio
             form["notation"] = notation
         elif notation_mode == 2:
             form["notation"] = "x" * 4050
+        elif notation_mode == 3 and seat["seat"] in game.owed:  # a legal order, so that valid paths run too
+            rules = get_rules(slug)
+            order = rules.random_order(game.state, seat["seat"], step_rng(str(fields[0][1]), game.step_no, "fuzz"))
+            form["notation"] = rules.format(order)
         if extra[0]:
             form[extra[1]] = extra[2]
         before = _snapshot(app, game_id)
