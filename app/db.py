@@ -9,6 +9,8 @@ of failing with "database is locked".  PostgreSQL works the same through
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import threading
 from collections.abc import Iterator
 
 import click
@@ -65,14 +67,46 @@ def get_session() -> Session:
     return g.db_session
 
 
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def _writer_queue(engine: Engine) -> Iterator[None]:
+    """Writers to one SQLite file wait in line on a file lock.
+
+    SQLite's own busy handler sleeps in growing steps while another writer holds
+    the lock; a blocking ``flock`` wakes the next writer as soon as the lock is
+    free, which keeps order submission fast while turns resolve.  The lock dies
+    with its process, and a thread that already holds it does not wait again.
+    """
+    path = engine.url.database
+    if not path or path == ":memory:" or getattr(_held, "depth", 0):
+        _held.depth = getattr(_held, "depth", 0) + 1
+        try:
+            yield
+        finally:
+            _held.depth -= 1
+        return
+    with open(path + ".writers", "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        _held.depth = 1
+        try:
+            yield
+        finally:
+            _held.depth = 0
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 @contextlib.contextmanager
 def write_session(engine: Engine | None = None) -> Iterator[Session]:
     """A session in one write transaction: commit on success, roll back on error.
 
-    On SQLite the transaction takes the write lock at once (``BEGIN IMMEDIATE``).
+    On SQLite the transaction takes the write lock at once (``BEGIN IMMEDIATE``),
+    after waiting in line with the other writers (``_writer_queue``).
     """
     engine = engine or get_engine()
-    with Session(engine, expire_on_commit=False) as session:
+    queue = _writer_queue(engine) if is_sqlite(engine) else contextlib.nullcontext()
+    with queue, Session(engine, expire_on_commit=False) as session:
         if is_sqlite(engine):
             session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
         try:
