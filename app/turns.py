@@ -379,15 +379,36 @@ def _open_step(
     session.add(game)
 
 
+def _count_attempt(engine: Engine, game_id: int, step_no: int, max_attempts: int) -> bool:
+    """Count an attempt before resolving (committed first, so a killed process counts too).
+
+    A successful resolution sets the count back to 0.  After ``max_attempts``
+    attempts without success the game is stopped as crashed, its GM is told,
+    and False is returned: other games go on.
+    """
+    with write_session(engine) as session:
+        game = session.get(Game, game_id)
+        if game is None or game.status != "running" or game.step_no != step_no:
+            return False
+        if game.attempts >= max_attempts:
+            game.status = "crashed"
+            game.last_error = game.last_error or "the processor stopped while resolving this step"
+            notify.game_crashed(session, game)
+            session.add(game)
+            return False
+        game.attempts += 1
+        session.add(game)
+        return True
+
+
 def record_failure(engine: Engine, game_id: int, error: str, max_attempts: int) -> bool:
-    """Count a failed resolution; after ``max_attempts`` the game is marked crashed."""
+    """Note why a resolution failed (its attempt is already counted); stop the game at the limit."""
     with write_session(engine) as session:
         game = session.get(Game, game_id)
         if game is None:
             return False
-        game.attempts += 1
         game.last_error = error[:2000]
-        crashed = game.attempts >= max_attempts
+        crashed = game.attempts >= max_attempts and game.status == "running"
         if crashed:
             game.status = "crashed"
             notify.game_crashed(session, game)
@@ -415,6 +436,10 @@ def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: i
             if game is None or game.status != "running":
                 return done
             step_no = game.step_no
+            if not game.all_in and (game.deadline is None or game.deadline > now):
+                return done
+        if not _count_attempt(engine, game_id, step_no, max_attempts):
+            return done
         try:
             with write_session(engine) as session:
                 resolved = resolve_step(session, game_id, step_no, now)

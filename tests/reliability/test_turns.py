@@ -158,10 +158,6 @@ def test_b13_kill_9_mid_processing_rolls_back_and_retry_gives_same_result(app, c
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason=(
-    "app/turns.py process_game()/process_due(): attempts are counted only after an exception "
-    "(record_failure); a resolution that kills its process (OOM, SIGKILL) never counts, so the game is "
-    "retried first on every tick forever, is never marked crashed, and the games due after it never resolve"))
 def test_b13_a_game_that_kills_the_processor_is_stopped_and_others_go_on(app, runner):
     """B13. after K failures game `crashed`, GM mailed, other games continue (failures = processor killed)."""
     poison = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--hours", "1", "--gm", "gm@example.org")
