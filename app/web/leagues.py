@@ -29,7 +29,11 @@ def _public_context(league: League) -> dict:
         rows = session.exec(select(LeagueGame).where(LeagueGame.season_id == season.id)
                             .order_by(LeagueGame.round_no, LeagueGame.id)).all()
         games[season.id] = [(lg, session.get(Game, lg.game_id)) for lg in rows]
+    history = {}
+    for _member, player in core.members(session, league):
+        history[player.name or player.email.split("@")[0]] = core.history(session, league, player.id)
     return {"league": league, "standings": core.standings(session, league), "seasons": seasons, "games": games,
+            "history": history,
             "members": core.members(session, league)}
 
 

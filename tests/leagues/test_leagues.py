@@ -94,6 +94,7 @@ def test_results_feed_standings_ratings_and_next_round(app, client, runner):
     assert rows[0]["points"] >= rows[-1]["points"]
     page = client.get("/l/winter-cup").get_data(as_text=True)
     assert "Standings" in page and "p1" in page and "p1@example.org" not in page, "addresses stay private"
+    assert "Rating history" in page and page.count("Rating after") == 1
     pdf = client.get("/l/winter-cup/standings.pdf")
     assert pdf.headers["Content-Type"] == "application/pdf"
     text = PdfReader(io.BytesIO(pdf.data)).pages[0].extract_text()
