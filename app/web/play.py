@@ -183,7 +183,7 @@ def submit(token: str) -> Response:
         return render_page(game, seat, status=409, error="That step was already resolved, so this order "
                            "was not used. The page now shows what you owe now (if anything).", **keep)
     except IllegalOrder as exc:
-        return render_page(game, seat, status=422, error=str(exc), **keep)
+        return render_page(game, seat, status=422, error=current_app.jinja_env.filters["game_text"](str(exc), game.slug), **keep)
     except ValueError as exc:  # a game's parser refusing text in its own words (not an IllegalOrder)
         return render_page(game, seat, status=422, error=f"That order cannot be read: {exc}", **keep)
     return redirect(f"/p/{token}?done={'resolved' if resolved else 'saved'}&r={_row.id}", code=303)

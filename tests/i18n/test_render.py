@@ -15,9 +15,9 @@ from tests.platform.helpers import create_game, path_of
 
 #: words that must appear in each language (page, mail, report)
 EXPECT = {
-    "en": {"page": "Will of the People", "mail": "Deadline:", "pdf": "What you owe next", "game": "play a card"},
-    "pt": {"page": "Vontade do Povo", "mail": "Prazo:", "pdf": "O que deve a seguir", "game": "jogue uma carta"},
-    "el": {"page": "Λαϊκή Θέληση", "mail": "Προθεσμία:", "pdf": "Τι οφείλετε στη συνέχεια", "game": "παίξτε μια κάρτα"},
+    "en": {"page": "The board", "mail": "Deadline:", "pdf": "What you owe next", "game": "play a card"},
+    "pt": {"page": "O tabuleiro", "mail": "Prazo:", "pdf": "O que deve a seguir", "game": "jogue uma carta"},
+    "el": {"page": "Το ταμπλό", "mail": "Προθεσμία:", "pdf": "Τι οφείλετε στη συνέχεια", "game": "παίξτε μια κάρτα"},
 }
 GREEK = re.compile(r"[\u0370-\u03ff]")
 
@@ -76,6 +76,8 @@ def test_game_text_on_the_page_follows_the_language(app, client, runner):
         html = client.get(path_of(made["seats"][0]["link"])).get_data(as_text=True)
         # the first prompt of Dual Powers: the secret objective (form labels from the engine)
         assert ("Definir este objetivo" if lang == "pt" else "Ορισμός αυτού του στόχου") in html
+        # the prompt title comes from the engine too
+        assert ("escolha o seu objetivo secreto" if lang == "pt" else "επιλέξτε τον μυστικό σας στόχο") in html
 
 
 def test_accept_language_chooses_for_other_pages(client):
@@ -125,3 +127,17 @@ def test_dates_are_formatted_for_the_locale_and_zone(app):
             out = local_time("2026-12-02T16:05:00Z", "Europe/Athens")
             assert "Δεκ" in out and "18:05" in out
             assert "2026" in local_time("2026-12-02T16:05:00Z", "Europe/Athens", "long")
+
+
+def test_an_illegal_order_is_refused_in_the_players_language(app, client, runner):
+    from tests.platform.helpers import csrf_of, step_of
+
+    made = _game_in(app, runner, "pt")
+    link = path_of(made["seats"][0]["link"])
+    page = client.get(link).get_data(as_text=True)
+    resp = client.post(link, data={"csrf_token": csrf_of(page), "step_no": step_of(page), "notation": "PLAY X-1"})
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422
+    assert 'class="error"' in html
+    error = html.split('class="error" role="alert">', 1)[1].split("</div>", 1)[0]
+    assert error and "order" not in error.lower().split(), error
