@@ -15,11 +15,25 @@ def redact(text: str) -> str:
     return TOKEN_PATH.sub(lambda m: f"/{m.group(1)}/<redacted>", text)
 
 
+def _redact_args(args):  # type: ignore[no-untyped-def]
+    if isinstance(args, dict):  # gunicorn's access log passes a dict
+        return {k: redact(v) if isinstance(v, str) else v for k, v in args.items()}
+    if isinstance(args, tuple):
+        return tuple(redact(a) if isinstance(a, str) else a for a in args)
+    return args
+
+
+def redact_record(record: logging.LogRecord) -> logging.LogRecord:
+    if record.args:
+        record.args = _redact_args(record.args)
+    if isinstance(record.msg, str):
+        record.msg = redact(record.msg)
+    return record
+
+
 class RedactingFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)  # type: ignore[assignment]
-        record.msg = redact(str(record.msg))
+        redact_record(record)
         return True
 
 
@@ -32,12 +46,16 @@ class RedactingRequestHandler(WSGIRequestHandler):
 
 
 def install() -> None:
-    """Mask tokens in every log record of the app, werkzeug and gunicorn loggers."""
-    for name in ("", "werkzeug", "gunicorn.access", "gunicorn.error", "app", "jobs"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactingFilter) for f in logger.filters):
-            logger.addFilter(RedactingFilter())
+    """Mask tokens in every log record of the process, whatever logger writes it."""
+    factory = logging.getLogRecordFactory()
+    if getattr(factory, "redacts_tokens", False):
+        return
 
+    def make(*args, **kwargs):  # type: ignore[no-untyped-def]
+        return redact_record(factory(*args, **kwargs))
+
+    make.redacts_tokens = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(make)
 
 try:
     from gunicorn.glogging import Logger as _GunicornLogger

@@ -36,8 +36,8 @@ def init_app(app: Flask) -> None:
     from app.web import limits
     limits.init_app(app)
     app.after_request(_security_headers)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
 
     @app.errorhandler(404)
     def not_found(_e):  # type: ignore[no-untyped-def]

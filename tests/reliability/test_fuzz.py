@@ -119,9 +119,7 @@ def _field_values(prompt):
 @pytest.mark.slow
 @pytest.mark.parametrize("slug,players,options", [
     ("toy", 2, ["--option", "rounds=100000"]), ("dual_powers", 2, []),
-    pytest.param("duel", 2, [], marks=pytest.mark.xfail(strict=False, reason=(
-        "finds the 500 of templates/games/duel/form.html shown by "
-        "test_b32_refused_duel_post_naming_another_form_gets_its_error_page"))),
+    ("duel", 2, []),
     ("conquest", 3, ["--option", "players=3"]), ("empire", 3, ["--option", "players=3"]),
 ])
 def test_b32_form_endpoint_10000_posts(app, client, runner, slug, players, options):
@@ -214,10 +212,6 @@ def test_b32_json_routes_fuzz(app, client, runner):
     assert client.get(f"/g/{made['game']}/export.json").status_code == 409
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "templates/games/duel/form.html line 2: reads form.fields[1] of the form picked by the posted form_index; "
-    "a refused post (409 closed step, 422 bad order) that names form 1 re-renders the page with a form of one "
-    "field and the page fails with a 500 (UndefinedError) instead of the error message"))
 def test_b32_refused_duel_post_naming_another_form_gets_its_error_page(app, client, runner):
     """B32 (found by the form fuzz): a refused Duel post with form_index=1 answers with its error page, not a 500."""
     made = create_game(runner, "duel", ("p0@example.org", "p1@example.org"))
