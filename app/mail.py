@@ -256,7 +256,11 @@ def _with_reports(app: Flask, engine: Any, rows: list[OutboxMail]):
 
 def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP | None,
                    pdf: bytes | None, without_report: bool):
-    """Like ``_deliver_one`` with the PDF already rendered (or a note that it is on the page)."""
+    """Send one mail over SMTP with its PDF already rendered (or a note that it is on the page).
+
+    Returns the open connection on success, else an outcome (failed, deferred,
+    reconnect, local) and the error text.
+    """
     if not app.config["MAIL_SERVER"]:
         return "local", ""
     try:
@@ -275,32 +279,6 @@ def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP 
                 if report is not None:
                     msg.add_attachment(pdf, maintype="application", subtype="pdf",
                                        filename=report_filename(report))
-        if conn is None:
-            conn = _smtp(app)
-        refused = conn.send_message(msg, to_addrs=[row.to_addr])
-        if refused:
-            code, text = next(iter(refused.values()))
-            return ("failed" if code >= 500 else "deferred"), f"{code} {text!r}"
-        return conn, ""
-    except smtplib.SMTPRecipientsRefused as exc:
-        code, text = next(iter(exc.recipients.values()))
-        return ("failed" if code >= 500 else "deferred"), f"{code} {text!r}"
-    except smtplib.SMTPResponseException as exc:
-        return ("failed" if exc.smtp_code >= 500 else "deferred"), f"{exc.smtp_code} {exc.smtp_error!r}"
-    except smtplib.SMTPServerDisconnected as exc:
-        if conn is not None:
-            return "reconnect", str(exc)
-        return "deferred", f"disconnected: {exc}"
-    except (OSError, socket.timeout, smtplib.SMTPException) as exc:
-        return "deferred", f"{type(exc).__name__}: {exc}"
-
-
-def _deliver_one(app: Flask, engine: Any, row: OutboxMail, now: datetime, conn: smtplib.SMTP | None):
-    if not app.config["MAIL_SERVER"]:
-        return "local", ""
-    try:
-        with Session(engine) as session:
-            msg = build_message(session, row)
         if conn is None:
             conn = _smtp(app)
         refused = conn.send_message(msg, to_addrs=[row.to_addr])
