@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, render_template
+from werkzeug.routing import IntegerConverter
 
 
 def _security_headers(resp: Response) -> Response:
@@ -17,7 +18,15 @@ def _security_headers(resp: Response) -> Response:
     return resp
 
 
+class DatabaseInt(IntegerConverter):
+    """``<int:...>`` in URLs: ids beyond a database integer are simply not found (no 500)."""
+
+    def __init__(self, map, fixed_digits=0, min=None, max=2**31 - 1, signed=False):  # type: ignore[no-untyped-def]  # noqa: A002
+        super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
 def init_app(app: Flask) -> None:
+    app.url_map.converters["int"] = DatabaseInt
     from app.i18n import gettext
     from app.web import dev, gm, leagues, me, play, public, site
 
