@@ -117,9 +117,10 @@ def _write_pdf(html: str) -> bytes:
     return doc.write_pdf(attachments=[], pdf_identifier=None) or b""
 
 
-def _vm_bytes() -> int:
+def _vm_bytes(pid: int | str = "self") -> int:
+    """The address space mapped by a process (this one by default), 0 where unknown."""
     try:
-        with open("/proc/self/status", encoding="ascii") as fh:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
             for line in fh:
                 if line.startswith("VmSize:"):
                     return int(line.split()[1]) * 1024
@@ -144,6 +145,29 @@ def _render_child(conn: Any, html: str, memory_bytes: int) -> None:  # runs in t
         conn.close()
 
 
+def _await_child(conn: Any, pid: int, timeout: float, limit: int) -> None:
+    """Wait for the render child's answer, at most ``timeout`` seconds.
+
+    A child that reaches its address-space limit inside a C library may neither
+    fail nor finish (a library retrying its allocation): when its mapped memory
+    stays within 2 MB of the limit for 2 s, it is stopped as out of memory.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    at_limit_since = None
+    while not conn.poll(0.1):
+        now = time.monotonic()
+        if now >= deadline:
+            raise RenderError(f"the report took longer than {timeout:g} s to render")
+        if limit and _vm_bytes(pid) >= limit - 2 * 1024 * 1024:
+            at_limit_since = at_limit_since or now
+            if now - at_limit_since >= 2:
+                raise RenderError("the report needed more memory than allowed")
+        else:
+            at_limit_since = None
+
+
 def render_limited(html: str, timeout: float, memory_mb: int) -> bytes:
     """Render ``html`` to PDF in a forked process limited in time and address space.
 
@@ -159,9 +183,9 @@ def render_limited(html: str, timeout: float, memory_mb: int) -> bytes:
     proc = ctx.Process(target=_render_child, args=(child, html, memory_mb * 1024 * 1024), daemon=True)
     proc.start()
     child.close()
+    limit = _vm_bytes() + memory_mb * 1024 * 1024 if memory_mb else 0
     try:
-        if not parent.poll(timeout):
-            raise RenderError(f"the report took longer than {timeout:g} s to render")
+        _await_child(parent, proc.pid, timeout, limit)
         try:
             status, payload = parent.recv()
         except EOFError:
