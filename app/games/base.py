@@ -56,9 +56,28 @@ for pages and reports), ``ai_order(state, seat, rng)`` (a better bot than
 ``random_order``; also auto-command), ``robot_seats(options)`` (seats the game
 plays itself; they never owe), ``handles_missed_deadlines = True`` (the game
 counts missed deadlines itself, so the platform's civil disorder stays out),
+``board_per_seat = True`` (the board drawn for a seat shows that seat's own
+choices, so a report draws it per seat; otherwise a report's map page is drawn
+once per step from the spectator's view, ``view(state, None)``),
 ``conformance_options`` and ``conformance_max_steps`` (for the conformance
 test).  A prompt may carry ``"seconds"``: the game's own suggested length for
 the step (a timer), used unless the GM chose one.
+
+Decisions at any time: ``anytime_prompt(state, seat) -> Prompt | None`` and
+``apply_anytime(state, seat, order, rng) -> (state, events)`` (both or
+neither).  ``anytime_prompt`` is what ``seat`` may send now even when it owes
+nothing (resign, resume command ...): a prompt of the same shape as ``owed``'s,
+or None when there is nothing to offer; it shows only what ``seat`` may see.
+Its orders are written in the game's notation like any other
+(``parse``/``format``).  ``apply_anytime`` validates the order (raising
+``IllegalOrder`` and changing nothing, like ``validate``) and applies it at
+once with the automatic play that follows, like ``resolve`` (never mutating
+its input).  The platform treats it as a resolution of its own: it closes the
+open step with it (recorded as ``{ANYTIME_STEP: {"seat": s, "order": o}}``,
+dice from ``step_rng(seed, step, "anytime")``) and opens the next step from
+the returned state, so who owes what is computed again; orders already on file
+for the closed step carry over when their seat's prompt is unchanged.  Orders
+from the seat's normal prompt still go through ``validate``/``resolve``.
 
 Randomness
 ----------
@@ -78,6 +97,11 @@ State = dict[str, Any]
 Order = dict[str, Any]
 Prompt = dict[str, Any]
 Event = dict[str, Any]
+
+
+#: In a step's recorded orders (a playthrough's steps, a stored step), this key marks a step
+#: closed by an order of ``apply_anytime`` instead of a resolution: ``{"seat": s, "order": o}``.
+ANYTIME_STEP = "@anytime"
 
 
 class IllegalOrder(ValueError):

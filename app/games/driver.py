@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.games.base import Event, Order, Rules, State, step_rng
+from app.games.base import ANYTIME_STEP, Event, Order, Rules, State, step_rng
 
 
 @dataclass
@@ -33,13 +33,26 @@ def start(rules: Rules, options: dict[str, Any] | None, seed: str) -> Playthroug
 
 
 def advance(rules: Rules, game: Playthrough, orders: dict[str, Order]) -> list[Event]:
-    """Resolve one step with ``orders`` (one per owed seat) and record it."""
+    """Resolve one step with ``orders`` (one per owed seat) and record it.
+
+    A step recorded by ``anytime`` (``{ANYTIME_STEP: ...}``) is applied the same way again.
+    """
     step = len(game.steps) + 1
-    new_state, events = rules.resolve(game.state, orders, step_rng(game.seed, step))
+    if ANYTIME_STEP in orders:
+        sent = orders[ANYTIME_STEP]
+        new_state, events = rules.apply_anytime(  # type: ignore[attr-defined]
+            game.state, sent["seat"], sent["order"], step_rng(game.seed, step, "anytime"))
+    else:
+        new_state, events = rules.resolve(game.state, orders, step_rng(game.seed, step))
     game.state = new_state
     game.steps.append(orders)
     game.events.extend(events)
     return events
+
+
+def anytime(rules: Rules, game: Playthrough, seat: str, order: Order) -> list[Event]:
+    """Apply an order ``seat`` sends at any time (the game's ``apply_anytime``) as a step of its own."""
+    return advance(rules, game, {ANYTIME_STEP: {"seat": seat, "order": order}})
 
 
 def random_orders(rules: Rules, game: Playthrough) -> dict[str, Order]:

@@ -3,6 +3,9 @@
 A game may set, on its RULES object:
 - ``conformance_options``: a list of option dicts to play (default: ``[{}]``);
 - ``conformance_max_steps``: a step cap for one random playthrough.
+
+Games with the anytime extra (``anytime_prompt``/``apply_anytime``) are also
+played with orders sent at any time mixed in.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ import pytest
 
 from app.games import IllegalOrder, all_games
 from app.games.base import step_rng
-from app.games.driver import advance, random_orders, replay, start
+from app.games.base import ANYTIME_STEP
+from app.games.driver import advance, anytime, random_orders, replay, start
 
 GAMES = all_games()
 SLUGS = sorted(GAMES)
+ANYTIME_SLUGS = [slug for slug in SLUGS if hasattr(GAMES[slug], "anytime_prompt")]
 SEEDS = ["alpha", "bravo", "charlie"]
 
 
@@ -146,3 +151,83 @@ def test_parse_rejects_nonsense(slug):
     for text in ["", "   ", "FLY ME TO THE MOON", "\x00\x01", "TURN " * 500]:
         with pytest.raises(IllegalOrder):
             rules.parse(text)
+
+
+# --------------------------------------------------------------------------- the anytime extra
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_anytime_extra_comes_whole(slug):
+    rules = GAMES[slug]
+    assert hasattr(rules, "anytime_prompt") == hasattr(rules, "apply_anytime")
+
+
+def _sample_order(form) -> dict:
+    """An order a player could post from an anytime form (first choices, boxes ticked)."""
+    order = dict(form.get("base") or {})
+    for field in form.get("fields") or []:
+        kind, choices = field.get("type", "text"), field.get("choices") or [{"value": "x"}]
+        order[field["name"]] = {"choice": choices[0]["value"], "multi": [choices[0]["value"]],
+                                "int": field.get("min", 1), "bool": True}.get(kind, "x")
+    return order
+
+
+def _check_anytime(rules, game) -> None:
+    """Every seat's anytime prompt: JSON, no other seat's secrets; its orders never mutate the state."""
+    secrets = {seat: [json.dumps(x) for x in rules.secrets(game.state, seat)] for seat in game.seats}
+    before = _dump(game.state)
+    for seat in game.seats:
+        prompt = rules.anytime_prompt(game.state, seat)
+        if prompt is None:
+            continue
+        text = json.dumps(prompt)
+        assert prompt.get("title") and prompt.get("kind") and prompt.get("forms"), "anytime prompt incomplete"
+        for other in game.seats:
+            if other != seat:
+                assert not any(token in text for token in secrets[other]), f"{seat}'s anytime prompt leaks {other}"
+        for form in prompt["forms"]:
+            order = _sample_order(form)
+            assert rules.parse(rules.format(order)) == order
+            try:
+                new_state, events = rules.apply_anytime(game.state, seat, order, step_rng(game.seed, 0, "anytime"))
+            except IllegalOrder:
+                continue
+            assert json.loads(_dump(new_state)) == new_state
+            for event in events:
+                assert isinstance(event.get("text"), str) and event["text"]
+                assert event.get("to") is None or set(event["to"]) <= set(game.seats)
+        for junk in GARBAGE:
+            with pytest.raises(IllegalOrder):
+                rules.apply_anytime(game.state, seat, junk, step_rng(game.seed, 0, "anytime"))
+    assert _dump(game.state) == before, "apply_anytime mutated the state it was given"
+
+
+@pytest.mark.parametrize(("slug", "options", "seed"), [c for c in _cases() if c.values[0] in ANYTIME_SLUGS])
+def test_anytime_orders_mixed_in_reach_outcome_and_replay(slug, options, seed):
+    import random
+
+    rules = GAMES[slug]
+    game = start(rules, options, seed)
+    pick = random.Random(seed)
+    max_steps = getattr(rules, "conformance_max_steps", 5000)
+    while rules.outcome(game.state) is None:
+        assert len(game.steps) < max_steps, f"no outcome after {max_steps} steps"
+        if len(game.steps) % 23 == 0:
+            _check_anytime(rules, game)
+        if pick.random() < 0.01:  # now and then a seat sends one of its anytime orders
+            seat = pick.choice(game.seats)
+            prompt = rules.anytime_prompt(game.state, seat)
+            if prompt is not None:
+                order = _sample_order(pick.choice(prompt["forms"]))
+                try:
+                    anytime(rules, game, seat, order)
+                except IllegalOrder:
+                    pass
+                else:
+                    assert game.steps[-1] == {ANYTIME_STEP: {"seat": seat, "order": order}}
+                    assert json.loads(_dump(game.state)) == game.state
+                continue
+        assert rules.owed(game.state), "nobody owes anything but the game is not over"
+        advance(rules, game, random_orders(rules, game))
+    assert all(rules.anytime_prompt(game.state, seat) is None for seat in game.seats)
+    assert _dump(replay(rules, game.options, seed, game.steps)) == _dump(game.state)
