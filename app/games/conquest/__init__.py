@@ -4,20 +4,25 @@ Spec: ww2-conquest.md.  Each turn is several single-seat steps (trade, place,
 attack, advance, regroup, end) under one ``turn_key``; AI seats, abandoned
 seats and auto-commanded turns are played inside ``resolve``.
 
-Where the platform shapes the rules (each noted where it is implemented):
+How the spec meets the platform (each noted where it is implemented):
 
-- Orders come only from the seat that owes a decision, so the seat orders
-  RESUME_COMMAND and ABANDON CONFIRM are offered in the prompt of the seat's
-  own turn.  A seat under full auto-command (three missed turns in a row) is
-  therefore owed a one-step prompt at each of its turn starts: "Resume command"
-  (the player takes over this very turn), "Let auto-command play" (the AI plays
-  the whole turn, attacks included) or abandon; its missed deadline lets the AI
-  play.  The spec instead plays such turns instantly and resumes from the next
-  turn (D23, 7.3); the player-visible result is the same except for the wait.
+- Seat orders at any time (5.0, 7.3, 7.4, D23) use the platform's anytime extra:
+  ``anytime_prompt`` offers every human seat still in the game "Abandon" (a
+  confirmation box, final) and a seat under full auto-command also "Resume
+  command"; ``apply_anytime`` applies them at once, on turn or not.  RESUME_COMMAND
+  puts the seat in ``resuming``: it is ACTIVE with its counter at 0 from its next
+  turn start.  ABANDON CONFIRM by the seat on turn lets the AI finish that turn at
+  once.  The seat on turn may also send ABANDON CONFIRM as an order of its step
+  (typed or mailed).
+- A seat under full auto-command (three missed turns in a row) is played like an
+  AI seat inside ``resolve``: each of its turns is played at once, attacks
+  included, at its turn start, and nobody waits for it.  States saved before this
+  was so may still have such a seat owing its turn: it is offered "Let
+  auto-command play this turn" (AUTO_COMMAND), and its deadline does the same.
 - ``default_order`` is ``{"type": "TIMEOUT"}``: ``resolve`` runs the light
   auto-command of the current phase and counts the miss (7.2).  As in the spec
-  the counter returns to 0 when the player ends a turn by his own order or
-  resumes command.
+  the counter returns to 0 when the player ends a turn by his own order, and at
+  the turn start from which a RESUME_COMMAND takes effect.
 - PLACE may name several territories at once (one form for all reinforcements).
 - Supply cards are ``c1``..``c42`` (card ``cN`` pictures territory #N) and
   ``c43``/``c44`` for the jokers J1/J2, so that hand contents are strings no
@@ -96,6 +101,21 @@ class ConquestRules:
             flow.apply(new, seat, order, rng, events)
         return new, events
 
+    def anytime_prompt(self, state: State, seat: str) -> dict[str, Any] | None:
+        """RESUME_COMMAND / ABANDON CONFIRM, which a human seat may send at any time."""
+        return prompts.anytime_prompt(state, seat)
+
+    def apply_anytime(
+        self, state: State, seat: str, order: Order, rng: random.Random
+    ) -> tuple[State, list[Event]]:
+        """Apply a seat order at once (spec 7.3, 7.4), then the automatic play that follows."""
+        checks.check_anytime(state, seat, order)
+        new = deep_copy(state)
+        events: list[Event] = []
+        flow.apply_seat_order(new, seat, deep_copy(order), rng, events)
+        flow.settle(new, rng, events)
+        return new, events
+
     def default_order(self, state: State, seat: str, rng: random.Random) -> Order:
         """A missed deadline: resolve plays the light auto-command and counts the miss."""
         return {"type": "TIMEOUT"}
@@ -105,7 +125,7 @@ class ConquestRules:
 
     def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
         """The spec's section 9 AI for the seat on turn (consumes no random numbers)."""
-        if state["status"][seat] == "FULL_AUTO":
+        if state["status"][seat] == "FULL_AUTO":  # a state saved while such a seat owed its turn
             return {"type": "AUTO"}
         return ai.next_order(state, seat, full=True)
 

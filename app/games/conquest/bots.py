@@ -46,8 +46,8 @@ def _move(state: State, seat: str, rng: Any, pairs: list[list[str]]) -> dict[str
 
 def random_turn_order(state: State, seat: str, rng: Any) -> dict[str, Any]:
     """A random legal order; offensives end with some probability so games finish."""
-    if state["status"][seat] == "FULL_AUTO":
-        return {"type": rng.choice(["RESUME", "AUTO"])}
+    if state["status"][seat] == "FULL_AUTO":  # a state saved while such a seat owed its turn
+        return {"type": "AUTO"}
     if rng.random() < 0.0005:
         return {"type": "ABANDON", "confirm": True}
     p = state["pending"]

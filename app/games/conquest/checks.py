@@ -220,15 +220,8 @@ def check_turn_order(state: State, seat: str, order: dict[str, Any]) -> None:
         mobilisation_exit(state, seat)
 
 
-def check(state: State, seat: Any, order: Any) -> None:
-    """Raise IllegalOrder unless ``seat`` may give ``order`` now."""
-    if state.get("result") is not None:
-        raise IllegalOrder("The game is not in progress.")
-    if not isinstance(order, dict) or not isinstance(order.get("type"), str):
-        raise IllegalOrder("Cannot read order: an order needs a type such as PLACE, ATTACK or END_TURN.")
-    kind = order["type"]
-    if kind not in TURN_ORDERS | SEAT_ORDERS:
-        raise IllegalOrder(f"Cannot read order: unknown order {kind!r}.")
+def _check_seat_status(state: State, seat: Any, kind: str) -> str:
+    """E54, E52, E11 (spec 5.0, 7.3, 7.4); the seat's status otherwise."""
     if not isinstance(seat, str) or seat not in state["status"]:
         raise IllegalOrder(f"Unknown seat {seat!r}.")
     status = state["status"][seat]
@@ -238,16 +231,52 @@ def check(state: State, seat: Any, order: Any) -> None:
         if kind == "RESUME":
             raise IllegalOrder("You abandoned this game; command cannot be resumed.")
         raise IllegalOrder("You have abandoned this game.")
+    return str(status)
+
+
+def _check_resume_or_abandon(state: State, seat: str, order: dict[str, Any]) -> None:
+    """RESUME_COMMAND (7.3: E51) and ABANDON CONFIRM (7.4: E53) of a seat still in the game."""
+    if order["type"] == "ABANDON":
+        if order.get("confirm") is not True:
+            raise IllegalOrder("Send ABANDON CONFIRM to leave the game for good.")
+        return
+    if state["status"][seat] != "FULL_AUTO":
+        raise IllegalOrder("Your seat is not under auto-command.")
+    if seat in state.get("resuming", []):
+        raise IllegalOrder("You have already resumed command; you take over at your next turn.")
+
+
+def check_anytime(state: State, seat: Any, order: Any) -> None:
+    """Seat orders sent at any time, on turn or not (spec 5.0): RESUME_COMMAND, ABANDON CONFIRM."""
+    if state.get("result") is not None:
+        raise IllegalOrder("The game is not in progress.")
+    if not isinstance(order, dict) or order.get("type") not in ("RESUME", "ABANDON"):
+        raise IllegalOrder("Only RESUME_COMMAND and ABANDON CONFIRM can be sent at any time.")
+    _check_seat_status(state, seat, order["type"])
+    if state["kind"][seat] != "human":
+        raise IllegalOrder("The AI commands this seat.")
+    _check_resume_or_abandon(state, seat, order)
+
+
+def check(state: State, seat: Any, order: Any) -> None:
+    """Raise IllegalOrder unless ``seat`` may give ``order`` now as the seat on turn."""
+    if state.get("result") is not None:
+        raise IllegalOrder("The game is not in progress.")
+    if not isinstance(order, dict) or not isinstance(order.get("type"), str):
+        raise IllegalOrder("Cannot read order: an order needs a type such as PLACE, ATTACK or END_TURN.")
+    kind = order["type"]
+    if kind not in TURN_ORDERS | SEAT_ORDERS:
+        raise IllegalOrder(f"Cannot read order: unknown order {kind!r}.")
+    status = _check_seat_status(state, seat, kind)
     if seat != state["current"] or state["kind"][seat] != "human":
         who = state["current"]
         raise IllegalOrder(f"It is not your turn; {who} ({state['colour'][who]}) is on turn.")
     if kind == "TIMEOUT":
         return
-    if kind == "ABANDON":
-        if order.get("confirm") is not True:
-            raise IllegalOrder("Send ABANDON CONFIRM to leave the game for good.")
+    if kind in ("RESUME", "ABANDON"):
+        _check_resume_or_abandon(state, seat, order)
         return
-    if kind in ("RESUME", "AUTO"):
+    if kind == "AUTO":  # only owed by a full auto-command seat in states saved before D23 was followed
         if status != "FULL_AUTO":
             raise IllegalOrder("Your seat is not under auto-command.")
         return

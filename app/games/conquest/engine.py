@@ -135,6 +135,8 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
     state["hands"][winner].extend(cards)
     state["hands"][loser] = []
     state["status"][loser] = "ELIMINATED"
+    if loser in state.get("resuming", []):
+        state["resuming"].remove(loser)
     say(
         events,
         f"{label(state, loser)} is eliminated by {label(state, winner)}; {len(cards)} cards pass over.",
@@ -327,6 +329,11 @@ def end_round(state: State, events: Events) -> None:
 
 def start_turn(state: State, events: Events) -> None:
     seat = state["current"]
+    if seat in state.get("resuming", []):  # RESUME_COMMAND takes effect now (spec 7.3)
+        state["resuming"].remove(seat)
+        state["status"][seat] = "ACTIVE"
+        state["timeouts"][seat] = 0
+        say(events, f"{label(state, seat)} takes command again.")
     state.update(phase="MOBILISATION", pending=None, moves_left=None, conquered=False, last_move_from=0, last_roll=None)
     state["pools"] = {}
     if check_victory(state, seat, events):

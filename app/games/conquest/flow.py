@@ -66,20 +66,51 @@ def play_ai_turn(state: State, seat: str, rng: Any, events: E.Events, full: bool
     raise RuntimeError("the AI did not finish its turn")
 
 
+def full_auto_turn(state: State, seat: str, rng: Any, events: E.Events) -> None:
+    """Full auto-command plays the seat's whole turn, attacks included (spec 7.3, D23)."""
+    E.say(events, f"Auto-command plays the turn of {label(state, seat)}.")
+    play_ai_turn(state, seat, rng, events, full=True)
+
+
 def timeout(state: State, seat: str, rng: Any, events: E.Events) -> None:
     """A missed deadline (spec 5.1-5.4 'Missed deadline', 7.2)."""
-    if state["status"][seat] == "FULL_AUTO":
-        E.say(events, f"Auto-command plays the turn of {label(state, seat)}.")
-        play_ai_turn(state, seat, rng, events, full=True)
+    if state["status"][seat] == "FULL_AUTO":  # only in states saved when such a seat still owed its turn
+        full_auto_turn(state, seat, rng, events)
         return
     E.say(events, f"{label(state, seat)} missed the deadline; auto-command finishes the turn.")
     play_ai_turn(state, seat, rng, events, full=False)
 
 
 def settle(state: State, rng: Any, events: E.Events) -> None:
-    """Play AI and abandoned seats until a human owes a decision or the game is over."""
+    """Play AI, abandoned and full auto-command seats until a human owes a decision or the game is over."""
     while state["result"] is None and is_robot(state, state["current"]):
-        play_ai_turn(state, state["current"], rng, events, full=True)
+        seat = state["current"]
+        if state["status"][seat] == "FULL_AUTO":
+            full_auto_turn(state, seat, rng, events)
+        else:
+            play_ai_turn(state, seat, rng, events, full=True)
+
+
+def apply_seat_order(state: State, seat: str, order: dict[str, Any], rng: Any, events: E.Events) -> None:
+    """RESUME_COMMAND or ABANDON CONFIRM, validated, from a seat on turn or not (spec 7.3, 7.4)."""
+    if order["type"] == "RESUME":
+        # status ACTIVE and counter 0 from the seat's next turn start (engine.start_turn)
+        state.setdefault("resuming", []).append(seat)
+        E.say(events, f"{label(state, seat)} resumes command from the next turn.")
+        if state["current"] == seat:  # a state saved while such a seat owed its turn: the AI plays it now
+            full_auto_turn(state, seat, rng, events)
+        return
+    state["status"][seat] = "ABANDONED"
+    if seat in state.get("resuming", []):
+        state["resuming"].remove(seat)
+    E.say(
+        events,
+        f"{label(state, seat)} abandons the game; the AI plays the seat from now on.",
+        slot_released=seat,
+    )
+    E.check_absence(state, events)
+    if state["result"] is None and state["current"] == seat:
+        play_ai_turn(state, seat, rng, events, full=True)
 
 
 def apply(state: State, seat: str, order: dict[str, Any], rng: Any, events: E.Events) -> None:
@@ -87,23 +118,10 @@ def apply(state: State, seat: str, order: dict[str, Any], rng: Any, events: E.Ev
     kind = order["type"]
     if kind == "TIMEOUT":
         timeout(state, seat, rng, events)
-    elif kind == "AUTO":
-        E.say(events, f"Auto-command plays the turn of {label(state, seat)}.")
-        play_ai_turn(state, seat, rng, events, full=True)
-    elif kind == "RESUME":
-        state["status"][seat] = "ACTIVE"
-        state["timeouts"][seat] = 0
-        E.say(events, f"{label(state, seat)} resumes command.")
-    elif kind == "ABANDON":
-        state["status"][seat] = "ABANDONED"
-        E.say(
-            events,
-            f"{label(state, seat)} abandons the game; the AI plays the seat from now on.",
-            slot_released=seat,
-        )
-        E.check_absence(state, events)
-        if state["result"] is None and state["current"] == seat:
-            play_ai_turn(state, seat, rng, events, full=True)
+    elif kind == "AUTO":  # only in states saved when a full auto-command seat still owed its turn
+        full_auto_turn(state, seat, rng, events)
+    elif kind in ("RESUME", "ABANDON"):
+        apply_seat_order(state, seat, order, rng, events)
     else:
         apply_turn_order(state, seat, order, rng, events)
     settle(state, rng, events)

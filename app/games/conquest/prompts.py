@@ -1,4 +1,5 @@
-"""Prompts of the seat on turn: the forms of one step of the interactive turn."""
+"""Prompts: the forms of one step of the interactive turn (the seat on turn) and the
+seat orders any seat may send at any time (RESUME_COMMAND, ABANDON CONFIRM)."""
 
 from __future__ import annotations
 
@@ -128,11 +129,13 @@ def _button(label: str, kind: str) -> dict[str, Any]:
     return {"label": label, "base": {"type": kind}, "fields": []}
 
 
-ABANDON_FORM = {
-    "label": "Abandon the game (final)",
-    "base": {"type": "ABANDON"},
-    "fields": [{"name": "confirm", "label": "Yes, leave this game for good", "type": "bool"}],
-}
+def abandon_form() -> dict[str, Any]:
+    """ABANDON CONFIRM: the box must be ticked (spec 7.4, E53 otherwise)."""
+    return {
+        "label": "Abandon the game (final)",
+        "base": {"type": "ABANDON"},
+        "fields": [{"name": "confirm", "label": "Yes, leave this game for good", "type": "bool"}],
+    }
 
 
 def turn_prompt(state: State, seat: str) -> dict[str, Any]:
@@ -141,17 +144,14 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
     phase, pools = state["phase"], state["pools"]
     base = {"seconds": seconds}
     if state["status"][seat] == "FULL_AUTO":
+        # Only in a state saved when a full auto-command seat still owed its own turn: new
+        # states play such turns at once (flow.settle); this lets the old one go on.
         return {
             **base,
             "kind": "auto",
             "title": "Your seat is under auto-command",
-            "text": "Auto-command plays this turn, attacks included, unless you resume command now.",
-            "example": "RESUME_COMMAND",
-            "forms": [
-                _button("Resume command", "RESUME"),
-                _button("Let auto-command play this turn", "AUTO"),
-                ABANDON_FORM,
-            ],
+            "example": "AUTO_COMMAND",
+            "forms": [_button("Let auto-command play this turn", "AUTO")],
         }
     if state["pending"]:
         p = state["pending"]
@@ -167,7 +167,6 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
                     "base": {"type": "ADVANCE"},
                     "fields": [{"name": "count", "label": "Armies in all", "type": "int", "min": 1, "max": p["d"]}],
                 },
-                ABANDON_FORM,
             ],
         }
     forms: list[dict[str, Any]] = []
@@ -193,8 +192,40 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
         if mp:
             forms.append(move_form(state, seat, mp))
         forms.append(_button("End turn", "END_TURN"))
-    forms.append(ABANDON_FORM)
     return {**base, "kind": kind, "title": title, "example": _example(state, seat, forms), "forms": forms}
+
+
+def anytime_prompt(state: State, seat: str) -> dict[str, Any] | None:
+    """What a human seat still in the game may send at any time (spec 5.0, 7.3, 7.4); else None."""
+    if state["result"] is not None or seat not in state["status"] or state["kind"][seat] != "human":
+        return None
+    status = state["status"][seat]
+    if status == "FULL_AUTO" and seat not in state.get("resuming", []):
+        return {
+            "kind": "seat",
+            "title": "Your seat is under auto-command",
+            "text": "Auto-command plays each of your turns at once, attacks included. "
+            "Resume command and you take over from your next turn.",
+            "example": "RESUME_COMMAND",
+            "forms": [_button("Resume command", "RESUME"), abandon_form()],
+        }
+    if status == "FULL_AUTO":
+        return {
+            "kind": "seat",
+            "title": "You take command again at your next turn",
+            "text": "Until then auto-command plays for you.",
+            "example": "ABANDON CONFIRM",
+            "forms": [abandon_form()],
+        }
+    if status == "ACTIVE":
+        return {
+            "kind": "seat",
+            "title": "Leave the game",
+            "text": "Abandoning is final: the AI plays your seat from then on and you can no longer win.",
+            "example": "ABANDON CONFIRM",
+            "forms": [abandon_form()],
+        }
+    return None
 
 
 def _example(state: State, seat: str, forms: list[dict[str, Any]]) -> str:

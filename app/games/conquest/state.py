@@ -4,7 +4,8 @@ The state is plain JSON.  Main keys:
 
 - ``options``, ``seats`` (P1..Pn), ``order`` (turn order), ``colour``, ``kind``
   (``human``/``ai``), ``status`` (ACTIVE, FULL_AUTO, ABANDONED, ELIMINATED),
-  ``timeouts`` (consecutive missed turns);
+  ``timeouts`` (consecutive missed turns), ``resuming`` (FULL_AUTO seats that sent
+  RESUME_COMMAND: ACTIVE again from their next turn start; absent in older states);
 - ``owner`` and ``armies`` per territory id;
 - ``hands``, ``draw``, ``discard``, ``trades`` (game-wide trade counter);
 - ``objective``: per seat ``{"card": "O11", "goal": "O7", "converted": bool}``;
@@ -88,8 +89,8 @@ def controls_theatre(state: State, seat: str, h: str) -> bool:
 
 
 def is_robot(state: State, seat: str) -> bool:
-    """Seats the game plays itself at once: AI seats and abandoned seats."""
-    return bool(state["kind"][seat] == "ai" or state["status"][seat] == "ABANDONED")
+    """Seats the game plays itself at once: AI, abandoned and full auto-command seats (D23)."""
+    return bool(state["kind"][seat] == "ai" or state["status"][seat] in ("ABANDONED", "FULL_AUTO"))
 
 
 def active_humans(state: State) -> list[str]:
@@ -186,6 +187,7 @@ def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
         "kind": {s: "ai" if s in robots else "human" for s in seats},
         "status": {s: "ACTIVE" for s in seats},
         "timeouts": {s: 0 for s in seats},
+        "resuming": [],
         "owner": {t: owner[t] for t in D.TERRITORIES},
         "armies": {t: 1 for t in D.TERRITORIES},
         "hands": {s: [] for s in seats},

@@ -43,6 +43,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 "colour": state["colour"][s],
                 "kind": state["kind"][s],
                 "status": state["status"][s],
+                "resuming": s in state.get("resuming", []),
                 "territories": len(territories_of(state, s)),
                 "armies": armies_of(state, s),
                 "cards": len(state["hands"][s]),

@@ -81,3 +81,10 @@ def play(state: dict[str, Any], colour: str, order: Any, rng: random.Random | No
 
 def texts(events: list[dict[str, Any]]) -> str:
     return "\n".join(e["text"] for e in events)
+
+
+def anytime(state: dict[str, Any], colour: str, order: Any, rng: random.Random | None = None):
+    """An order ``colour`` sends at any time (text or dict), on turn or not; return (state, events)."""
+    if isinstance(order, str):
+        order = RULES.parse(order)
+    return RULES.apply_anytime(state, seat(state, colour), order, rng or Dice())

@@ -1,11 +1,12 @@
 """Spec section 10, scenarios T24-T28: armistice, abandonment, timeouts and auto-command.
 
-Platform note: orders come only from the seat that owes a decision, so a seat
-under full auto-command is owed a one-step "auto" prompt at its turn start
-(Resume command / let auto-command play); its missed deadline lets the AI play.
+A seat under full auto-command is played at once like an AI seat (D23); RESUME_COMMAND
+and ABANDON CONFIRM are sent at any time (``apply_anytime``), on turn or not.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -15,7 +16,7 @@ from app.games.conquest import data as D
 from app.games.conquest.engine import start_turn
 from app.games.conquest.state import armies_of, territories_of
 
-from .helpers import Dice, play, scenario, seat, texts
+from .helpers import Dice, anytime, play, scenario, seat, texts
 
 
 def _t24(red_armies: int):
@@ -64,38 +65,37 @@ def test_t25_armistice_when_the_last_active_human_abandons():
 
 
 def _t26():
-    s = scenario(players=2, current="Red", phase="MOBILISATION", round_=12, rest=["Blue", "Red"])
-    for p in s["order"]:
-        s["status"][p] = "FULL_AUTO"
-        s["timeouts"][p] = 3
+    """Round 11, Blue on turn about to miss a third turn; Red already under full auto-command."""
+    s = scenario(players=2, current="Blue", phase="MOBILISATION", round_=11, rest=["Blue", "Red"])
+    red, blue = seat(s, "Red"), seat(s, "Blue")
+    s["status"][red], s["timeouts"][red] = "FULL_AUTO", 3
+    s["timeouts"][blue] = 2
     start_turn(s, [])
+    s["human_acted"] = True  # round 11 was not fully automatic
     return s
 
 
 def test_t26_three_fully_automatic_rounds_end_the_game():
     s = _t26()
-    for _ in range(5):
-        who = s["current"]
-        assert RULES.owed(s)[who]["kind"] == "auto"
-        s, _ = RULES.resolve(s, {who: {"type": "AUTO"}}, Dice())
-        assert RULES.outcome(s) is None
-    s, ev = RULES.resolve(s, {s["current"]: {"type": "TIMEOUT"}}, Dice())
-    assert s["round"] == 14 and RULES.outcome(s) is not None
+    s, ev = play(s, "Blue", "TIMEOUT")
+    # both seats under full auto-command: rounds 12, 13 and 14 are played at once, nobody waits
+    assert s["round"] == 14 and RULES.outcome(s) is not None and RULES.owed(s) == {}
     assert "3 rounds without a human order" in texts(ev)
+    assert texts(ev).count("Auto-command plays the turn of") == 6
 
 
 def test_t26_a_human_turn_restarts_the_count():
     s = _t26()
     red = seat(s, "Red")
-    s, _ = play(s, "Red", "AUTO_COMMAND")
-    s, _ = play(s, "Blue", "AUTO_COMMAND")
-    assert s["round"] == 13
-    s, _ = play(s, "Red", "RESUME_COMMAND")
-    while s["current"] == red:
+    s, _ = anytime(s, "Red", "RESUME_COMMAND")
+    s, _ = play(s, "Blue", "TIMEOUT")
+    assert s["round"] == 12 and s["current"] == red and s["status"][red] == "ACTIVE"
+    s, _ = play(s, "Red", "TIMEOUT")  # round 12: fully automatic (Blue under full auto-command)
+    assert s["round"] == 13 and s["auto_rounds"] == 1 and s["current"] == red
+    while s["round"] == 13:  # round 13: Red plays his own turn
         s, _ = play(s, "Red", RULES.ai_order(s, red, Dice()))
-    s, _ = play(s, "Blue", "AUTO_COMMAND")
+    assert s["round"] == 14 and s["auto_rounds"] == 0 and s["current"] == red
     s, _ = play(s, "Red", "TIMEOUT")
-    s, _ = play(s, "Blue", "AUTO_COMMAND")
     assert s["round"] == 15 and RULES.outcome(s) is None and s["auto_rounds"] == 1
 
 
@@ -108,44 +108,123 @@ def _t27():
 
 def _blue_plays(s):
     """Blue (a human) plays its own turn, so that rounds are not fully automatic."""
-    blue = seat(s, "Blue")
-    while RULES.outcome(s) is None and s["current"] == blue:
-        s, _ = play(s, "Blue", RULES.ai_order(s, blue, Dice()))
-    return s
+    blue, serial = seat(s, "Blue"), s["serial"]
+    events = []
+    while RULES.outcome(s) is None and s["current"] == blue and s["serial"] == serial:
+        s, ev = play(s, "Blue", RULES.ai_order(s, blue, Dice()))
+        events += ev
+    return s, events
 
 
 def test_t27_three_missed_turns_hand_the_seat_to_full_auto_command():
     s = _t27()
-    red = seat(s, "Red")
+    red, blue = seat(s, "Red"), seat(s, "Blue")
     for rnd in (4, 5, 6):
         assert s["round"] == rnd and s["current"] == red
+        assert RULES.anytime_prompt(s, red)["forms"][0]["base"] == {"type": "ABANDON"}
         s, _ = play(s, "Red", "TIMEOUT")
-        s = _blue_plays(s)
+        if rnd < 6:
+            s, _ = _blue_plays(s)
     assert s["status"][red] == "FULL_AUTO" and s["timeouts"][red] == 3
-    prompt = RULES.owed(s)[red]
-    assert prompt["kind"] == "auto" and prompt["forms"][0]["label"] == "Resume command"
-    with pytest.raises(IllegalOrder, match="under auto-command; send RESUME_COMMAND"):
+    # Red's round-7 turn is played at once by the AI when Blue ends round 6: nobody waits for Red
+    s, ev = _blue_plays(s)
+    assert s["round"] == 7 and s["current"] == blue and red not in RULES.owed(s)
+    assert f"Auto-command plays the turn of {red} (Red)" in texts(ev)
+    assert s["status"][red] == "FULL_AUTO"
+    with pytest.raises(IllegalOrder, match="It is not your turn"):
         RULES.validate(s, red, {"type": "END_TURN"})
-    assert RULES.default_order(s, red, Dice()) == {"type": "TIMEOUT"}
-    s, ev = play(s, "Red", "TIMEOUT")
-    assert "attacks" in texts(ev)
-    s = _blue_plays(s)
+    prompt = RULES.anytime_prompt(s, red)
+    assert [f["label"] for f in prompt["forms"]] == ["Resume command", "Abandon the game (final)"]
+    # RESUME_COMMAND after Red's automatic round-7 turn: ACTIVE from round 8, counter 0
+    s, ev = anytime(s, "Red", "RESUME_COMMAND")
+    assert "resumes command from the next turn" in texts(ev)
+    assert s["status"][red] == "FULL_AUTO" and s["current"] == blue and s["round"] == 7
+    assert [f["base"] for f in RULES.anytime_prompt(s, red)["forms"]] == [{"type": "ABANDON"}]
+    with pytest.raises(IllegalOrder, match="already resumed command"):
+        RULES.apply_anytime(s, red, {"type": "RESUME"}, Dice())
+    s, ev = _blue_plays(s)
     assert s["round"] == 8 and s["current"] == red
-    s, _ = play(s, "Red", "RESUME_COMMAND")
-    assert s["status"][red] == "ACTIVE" and s["timeouts"][red] == 0
+    assert s["status"][red] == "ACTIVE" and s["timeouts"][red] == 0 and s["resuming"] == []
+    assert "takes command again" in texts(ev)
     assert RULES.owed(s)[red]["kind"] == "mobilisation"
+
+
+def test_full_auto_command_attacks():
+    """The full auto-command plays the whole turn by section 9, attacks included (7.3)."""
+    s = scenario(players=2, current="Blue", phase="REGROUP", round_=5, armies={"GER": 12, "ALA": 9},
+                 owners={"GER": "Red", "ALA": "Red"}, rest=["Blue"])
+    red = seat(s, "Red")
+    s["status"][red], s["timeouts"][red] = "FULL_AUTO", 3
+    s, ev = play(s, "Blue", "END_TURN", Dice(*([6] * 60 + [1] * 60)))
+    assert f"{red} (Red) attacks" in texts(ev) and s["current"] == seat(s, "Blue")
+
+
+def test_resume_or_abandon_refused_change_nothing():
+    s = _t27()
+    red, blue = seat(s, "Red"), seat(s, "Blue")
+    before = json.dumps(s, sort_keys=True)
+    for who, order, message in [
+        ("Blue", {"type": "RESUME"}, "not under auto-command"),
+        ("Blue", {"type": "ABANDON"}, "Send ABANDON CONFIRM"),
+        ("Blue", {"type": "END_TURN"}, "Only RESUME_COMMAND and ABANDON CONFIRM"),
+        ("Olive", {"type": "ABANDON", "confirm": True}, "The AI commands this seat"),
+    ]:
+        with pytest.raises(IllegalOrder, match=message):
+            RULES.apply_anytime(s, seat(s, who), order, Dice())
+    assert json.dumps(s, sort_keys=True) == before
+    assert RULES.anytime_prompt(s, seat(s, "Olive")) is None
+    s, _ = anytime(s, "Blue", "ABANDON CONFIRM")
+    assert RULES.anytime_prompt(s, blue) is None
+    with pytest.raises(IllegalOrder, match="command cannot be resumed"):
+        RULES.apply_anytime(s, blue, {"type": "RESUME"}, Dice())
+    assert s["current"] == red
+
+
+def test_abandon_while_another_seat_is_on_turn():
+    s = _t27()
+    red, blue = seat(s, "Red"), seat(s, "Blue")
+    s, ev = anytime(s, "Blue", "ABANDON CONFIRM")
+    assert s["status"][blue] == "ABANDONED" and s["current"] == red and RULES.outcome(s) is None
+    assert any(e.get("slot_released") == blue for e in ev)
+    # from now on the AI plays Blue's turns at once
+    while s["round"] == 4:
+        s, ev = play(s, "Red", RULES.ai_order(s, red, Dice()))
+    assert s["current"] == red and s["round"] == 5 and blue not in RULES.owed(s)
+    assert "Blue) places" in texts(ev)
+
+
+def test_abandon_on_turn_lets_the_ai_finish_the_turn():
+    s = _t27()
+    red = seat(s, "Red")
+    s, ev = anytime(s, "Red", "ABANDON CONFIRM")
+    assert s["status"][red] == "ABANDONED" and s["current"] == seat(s, "Blue")
+    assert "Red) places" in texts(ev)
+
+
+def test_a_state_saved_while_a_full_auto_seat_owed_its_turn_goes_on():
+    s = _t27()
+    red = seat(s, "Red")
+    s["status"][red], s["timeouts"][red] = "FULL_AUTO", 3
+    del s["resuming"]  # older states have no such key
+    prompt = RULES.owed(s)[red]
+    assert prompt["kind"] == "auto" and [f["base"] for f in prompt["forms"]] == [{"type": "AUTO"}]
+    assert RULES.default_order(s, red, Dice()) == {"type": "TIMEOUT"}
+    s2, ev = play(s, "Red", "AUTO_COMMAND")
+    assert s2["current"] == seat(s2, "Blue") and "Auto-command plays the turn" in texts(ev)
+    s3, ev = anytime(s, "Red", "RESUME_COMMAND")  # the AI plays this turn, Red commands the next
+    assert s3["current"] == seat(s3, "Blue") and s3["resuming"] == [red]
 
 
 def test_t27_own_end_turn_resets_the_counter():
     s = _t27()
     red = seat(s, "Red")
     s, _ = play(s, "Red", "TIMEOUT")
-    s = _blue_plays(s)
+    s, _ = _blue_plays(s)
     while s["current"] == red:
         s, _ = play(s, "Red", RULES.ai_order(s, red, Dice()))
-    s = _blue_plays(s)
+    s, _ = _blue_plays(s)
     s, _ = play(s, "Red", "TIMEOUT")
-    s = _blue_plays(s)
+    s, _ = _blue_plays(s)
     assert s["round"] == 7 and s["timeouts"][red] == 1 and s["status"][red] == "ACTIVE"
 
 
