@@ -33,16 +33,22 @@ def events_for(session: Session, game: Game, seat: str | None, since_step: int) 
 
 
 def report_context(
-    session: Session, game: Game, rules: Rules, seat: Seat, player: Player | None, now: datetime
+    session: Session, game: Game, rules: Rules, seat: Seat, player: Player | None, now: datetime,
+    public_view: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The data of one seat's report (JSON), from that seat's view only."""
+    """The data of one seat's report (JSON), from that seat's view only.
+
+    With ``public_view`` (what a spectator sees, ``rules.view(state, None)``) the
+    report's map page is drawn from it: the same page for every seat of the step,
+    so it is rendered once (``reports.map_key``).
+    """
     last = session.exec(
         select(Report.step_no)
         .where(Report.game_id == game.id, Report.seat == seat.seat, Report.step_no < game.step_no)
         .order_by(Report.step_no.desc())  # type: ignore[attr-defined]
     ).first()
     finished = game.status == "finished"
-    return {
+    ctx = {
         "game": {
             "id": game.id, "slug": game.slug, "title": game.title, "step_no": game.step_no,
             "turn_key": game.turn_key, "status": game.status, "seed_hash": game.seed_hash,
@@ -59,6 +65,9 @@ def report_context(
         "outcome": rules.outcome(game.state),
         "made_at": iso(now),
     }
+    if public_view is not None:
+        ctx["public_view"] = public_view
+    return ctx
 
 
 def _seat_players(session: Session, game: Game) -> list[tuple[Seat, Player]]:
@@ -72,14 +81,24 @@ def _seat_players(session: Session, game: Game) -> list[tuple[Seat, Player]]:
     return out
 
 
+def _public_view(game: Game, rules: Rules) -> dict[str, Any] | None:
+    """The spectator's view for the shared map page, when the game draws a board that is
+    the same for every seat (a game whose board shows a seat its own choices sets
+    ``board_per_seat = True``)."""
+    if not getattr(rules, "board_svg", None) or getattr(rules, "board_per_seat", False):
+        return None
+    return rules.view(game.state, None)
+
+
 def _report_and_mail(
-    session: Session, game: Game, rules: Rules, seat: Seat, player: Player, kind: str, now: datetime
+    session: Session, game: Game, rules: Rules, seat: Seat, player: Player, kind: str, now: datetime,
+    public_view: dict[str, Any] | None = None,
 ) -> None:
     existing = session.exec(
         select(Report).where(Report.game_id == game.id, Report.step_no == game.step_no,
                              Report.seat == seat.seat)
     ).first()
-    ctx = report_context(session, game, rules, seat, player, now)
+    ctx = report_context(session, game, rules, seat, player, now, public_view)
     if existing is None:
         existing = Report(game_id=game.id, step_no=game.step_no, seat=seat.seat, context=ctx, created_at=now)
         session.add(existing)
@@ -102,14 +121,16 @@ def _report_and_mail(
 
 
 def game_started(session: Session, game: Game, rules: Rules, now: datetime) -> None:
+    public = _public_view(game, rules)
     for seat, player in _seat_players(session, game):
-        _report_and_mail(session, game, rules, seat, player, "start", now)
+        _report_and_mail(session, game, rules, seat, player, "start", now, public)
 
 
 def turn_reports(session: Session, game: Game, rules: Rules, seats: list[Seat], now: datetime) -> None:
     kind = "end" if game.status == "finished" else "turn"
+    public = _public_view(game, rules)
     for seat, player in _seat_players(session, game):
-        _report_and_mail(session, game, rules, seat, player, kind, now)
+        _report_and_mail(session, game, rules, seat, player, kind, now, public)
 
 
 def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, player: Player,

@@ -83,17 +83,22 @@ def _on_alarm(_signum: int, _frame: Any) -> None:
     raise TimeoutError("report render took too long")
 
 
-def _render(context: dict[str, Any], link: str, timeout: float) -> bytes:
+def _render(context: dict[str, Any], link: str, timeout: float, part: str = "whole") -> bytes:
+    """One PDF: the whole report, or (``part``) its shared map page or the seat's own pages."""
     import signal
 
-    from app.reports import render_pdf
+    from app import reports
 
     signal.signal(signal.SIGALRM, _on_alarm)
     if timeout > 0:
         signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         with _worker_app.app_context():
-            return render_pdf(context, link)
+            if part == "map":
+                return reports.pdf_of(reports.render_map_html(context))
+            if part == "own":
+                return reports.pdf_of(reports.render_html(context, link), skip_first=True)
+            return reports.render_pdf(context, link)
     except MemoryError:
         raise RenderError("report render ran out of memory") from None
     except BaseException as exc:  # noqa: BLE001 - sent back as text: any exception must pickle
@@ -176,37 +181,69 @@ class RenderPool:
     def render_many(self, jobs: Iterable[tuple[dict[str, Any], str]]) -> Iterator[bytes | RenderError]:
         """Render every (report context, link); yield a PDF or a ``RenderError`` for each, in order.
 
-        Everything is handed to the workers at once (before the first result is asked for).
+        Everything is handed to the workers at once (before the first result is
+        asked for).  A map page shared by several reports (``reports.map_key``)
+        is rendered once, first; each report's own pages are joined to it here.
         """
+        from app.reports import map_key, shares_map
+
         jobs = list(jobs)
         if not jobs:
             return iter(())
         pool, generation = self._get()
-        answers: queue.Queue[tuple[int, Any]] = queue.Queue()
+        answers: queue.Queue[tuple[Any, Any]] = queue.Queue()
+        maps: list[str | None] = []
+        wanted: set[Any] = set()
+        for context, _link in jobs:
+            key = map_key(context) if shares_map(context) else None
+            maps.append(key)
+            if key is not None and ("map", key) not in wanted:
+                wanted.add(("map", key))
+                self._submit(pool, answers, ("map", key), context, "", "map")
         for i, (context, link) in enumerate(jobs):
-            pool.apply_async(
-                _render, (context, link, self.timeout),
-                callback=lambda pdf, i=i: answers.put((i, pdf)),
-                error_callback=lambda exc, i=i: answers.put((i, exc)),
-            )
-        return self._collect(len(jobs), answers, generation)
+            wanted.add(i)
+            self._submit(pool, answers, i, context, link, "own" if maps[i] else "whole")
+        return self._collect(len(jobs), maps, answers, generation)
 
-    def _collect(self, n: int, answers: queue.Queue, generation: int) -> Iterator[bytes | RenderError]:
+    def _submit(self, pool: Any, answers: queue.Queue, tag: Any, context: dict[str, Any], link: str,
+                part: str) -> None:
+        pool.apply_async(
+            _render, (context, link, self.timeout, part),
+            callback=lambda pdf: answers.put((tag, pdf)),
+            error_callback=lambda exc: answers.put((tag, exc)),
+        )
+
+    def _collect(self, n: int, maps: list[str | None], answers: queue.Queue,
+                 generation: int) -> Iterator[bytes | RenderError]:
+        from app.reports import join_pdfs
+
         # Per-render limits are enforced in the workers; this only catches a worker that died.
         silence = self.timeout + 30 if self.timeout > 0 else 600
-        done: dict[int, Any] = {}
+        done: dict[Any, Any] = {}
+        dead = False
         for i in range(n):
-            while i not in done:
+            needed = [i] if maps[i] is None else [("map", maps[i]), i]
+            while not dead and any(tag not in done for tag in needed):
                 try:
-                    j, result = answers.get(timeout=silence)
+                    tag, result = answers.get(timeout=silence)
                 except queue.Empty:
                     self._restart(generation)
-                    for k in range(i, n):
-                        done.setdefault(k, RenderError("render worker died or hung"))
+                    dead = True
                     break
-                done[j] = result if isinstance(result, bytes | RenderError) else RenderError(
+                done[tag] = result if isinstance(result, bytes | RenderError) else RenderError(
                     f"{type(result).__name__}: {str(result)[:300]}")
-            yield done.pop(i)
+            parts = [done.get(tag, RenderError("render worker died or hung")) for tag in needed]
+            done.pop(i, None)
+            failed = next((p for p in parts if isinstance(p, RenderError)), None)
+            if failed is not None:
+                yield failed
+            elif len(parts) == 1:
+                yield parts[0]
+            else:
+                try:
+                    yield join_pdfs(parts[0], parts[1])
+                except Exception as exc:  # noqa: BLE001
+                    yield RenderError(f"{type(exc).__name__}: {str(exc)[:300]}")
 
     def close(self) -> None:
         with self._lock:

@@ -88,7 +88,8 @@ def local_time(moment: str | datetime | None, tz: str = "UTC", fmt: str = "%a %d
 def css_string(value: object) -> Markup:
     """A quoted CSS string, safe inside a <style> element (no quote or tag breaks out)."""
     out = []
-    for ch in str(value):
+    text = value.unescape() if isinstance(value, Markup) else str(value)  # text, not HTML: "'" not "&#39;"
+    for ch in text:
         if ch.isalnum() or ch in " .,:;#·-_()/+@'":
             out.append(ch)
         else:
@@ -96,11 +97,83 @@ def css_string(value: object) -> Markup:
     return Markup('"' + "".join(out) + '"')
 
 
+def shares_map(context: dict[str, Any]) -> bool:
+    """Whether the report's map is a page of its own, the same for every seat of the step.
+
+    Reports made with a ``public_view`` (``notify.report_context``) of a game that
+    draws a board: page 1 is the map drawn from what a spectator sees, rendered
+    once per step and language (``map_key``); the seat's own pages follow.
+    """
+    if not context.get("public_view"):
+        return False
+    from app.games import get_rules
+
+    try:
+        return bool(getattr(get_rules(context["game"]["slug"]), "board_svg", None))
+    except KeyError:
+        return False
+
+
+def map_context(context: dict[str, Any]) -> dict[str, Any]:
+    """Everything the shared map page is drawn from (nothing of any one seat)."""
+    game = context["game"]
+    return {
+        "game": {k: game.get(k) for k in ("id", "slug", "title", "step_no", "turn_key", "seed_hash")},
+        "view": context["public_view"],
+        "language": (context.get("player") or {}).get("language"),
+        "made_at": context.get("made_at"),
+    }
+
+
+def map_key(context: dict[str, Any]) -> str:
+    """Reports with equal keys share one rendering of their map page."""
+    import hashlib
+    import json
+
+    blob = json.dumps(map_context(context), sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def render_map_html(context: dict[str, Any]) -> str:
+    """The shared map page of a report (see ``shares_map``)."""
+    from app.i18n import player_locale
+
+    import re
+
+    mctx = map_context(context)
+    with player_locale(mctx["language"]):
+        svg = game_svg(mctx["game"]["slug"], mctx["view"], None)
+        box = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)', svg[:2000])
+        wide = bool(box) and float(box.group(1)) > 1.2 * float(box.group(2))
+        return render_template("reports/map.html", ctx=mctx, svg=svg, landscape=wide)
+
+
 def render_html(context: dict[str, Any], link: str) -> str:
+    """The seat's report; when its map is shared, a blank first page stands for the map page.
+
+    (The blank page keeps the page numbers right: ``pdf_of(..., skip_first=True)`` drops it.)
+    """
     from app.i18n import player_locale
 
     with player_locale((context.get("player") or {}).get("language")):
-        return render_template("reports/report.html", ctx=context, link=link)
+        return render_template("reports/report.html", ctx=context, link=link, map_page=shares_map(context))
+
+
+def join_pdfs(first: bytes, second: bytes) -> bytes:
+    """One PDF: the pages of ``first``, then those of ``second`` (whose title it keeps)."""
+    import io
+
+    import pikepdf
+
+    out = pikepdf.Pdf.new()
+    with pikepdf.Pdf.open(io.BytesIO(first)) as head, pikepdf.Pdf.open(io.BytesIO(second)) as tail:
+        out.pages.extend(head.pages)
+        out.pages.extend(tail.pages)
+        for key, value in tail.docinfo.items():
+            out.docinfo[key] = value
+        buf = io.BytesIO()
+        out.save(buf, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return buf.getvalue()
 
 
 class RenderError(OSError):
@@ -110,10 +183,13 @@ class RenderError(OSError):
     """
 
 
-def _write_pdf(html: str) -> bytes:
+def pdf_of(html: str, skip_first: bool = False) -> bytes:
+    """WeasyPrint's PDF of ``html`` (in this process); ``skip_first`` drops its first page."""
     import weasyprint
 
-    doc = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=_fetcher_class()())
+    doc = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=_fetcher_class()()).render()
+    if skip_first and len(doc.pages) > 1:
+        doc = doc.copy(doc.pages[1:])
     return doc.write_pdf(attachments=[], pdf_identifier=None) or b""
 
 
@@ -129,14 +205,14 @@ def _vm_bytes(pid: int | str = "self") -> int:
     return 0
 
 
-def _render_child(conn: Any, html: str, memory_bytes: int) -> None:  # runs in the forked child
+def _render_child(conn: Any, html: str, memory_bytes: int, skip_first: bool) -> None:  # the forked child
     import resource
 
     try:
         if memory_bytes:
             limit = _vm_bytes() + memory_bytes
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        conn.send(("ok", _write_pdf(html)))
+        conn.send(("ok", pdf_of(html, skip_first)))
     except MemoryError:
         conn.send(("error", "the report needed more memory than allowed"))
     except BaseException as exc:  # noqa: BLE001 (reported to the parent, which raises)
@@ -168,7 +244,7 @@ def _await_child(conn: Any, pid: int, timeout: float, limit: int) -> None:
             at_limit_since = None
 
 
-def render_limited(html: str, timeout: float, memory_mb: int) -> bytes:
+def render_limited(html: str, timeout: float, memory_mb: int, skip_first: bool = False) -> bytes:
     """Render ``html`` to PDF in a forked process limited in time and address space.
 
     :raises RenderError: the render took longer than ``timeout`` seconds, ran out of
@@ -180,7 +256,7 @@ def render_limited(html: str, timeout: float, memory_mb: int) -> bytes:
 
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_render_child, args=(child, html, memory_mb * 1024 * 1024), daemon=True)
+    proc = ctx.Process(target=_render_child, args=(child, html, memory_mb * 1024 * 1024, skip_first), daemon=True)
     proc.start()
     child.close()
     limit = _vm_bytes() + memory_mb * 1024 * 1024 if memory_mb else 0
@@ -211,11 +287,17 @@ def render_pdf(context: dict[str, Any], link: str) -> bytes:
     """
     from flask import current_app
 
-    html = render_html(context, link)
     cfg = current_app.config
     if not cfg.get("REPORT_ISOLATE", True) or not hasattr(os, "fork"):
-        return _write_pdf(html)
-    return render_limited(html, float(cfg.get("REPORT_TIMEOUT", 60)), int(cfg.get("REPORT_MEMORY_MB", 1024)))
+        def render(html: str, skip_first: bool = False) -> bytes:
+            return pdf_of(html, skip_first)
+    else:
+        def render(html: str, skip_first: bool = False) -> bytes:
+            return render_limited(html, float(cfg.get("REPORT_TIMEOUT", 60)),
+                                  int(cfg.get("REPORT_MEMORY_MB", 1024)), skip_first)
+    if not shares_map(context):
+        return render(render_html(context, link))
+    return join_pdfs(render(render_map_html(context)), render(render_html(context, link), skip_first=True))
 
 
 def init_app(app: Flask) -> None:

@@ -44,6 +44,8 @@ class DuelRules:
     title = "Dorfromantik: The Duel"
     conformance_options: list[dict[str, Any]] = [{}, {"forfeit_after": 0}]
     conformance_max_steps = 200
+    #: a report draws the seat's own area first, with its numbered candidate positions
+    board_per_seat = True
 
     def default_options(self) -> dict[str, Any]:
         """``forfeit_after``: consecutive automatic placements that forfeit (0: never);

@@ -1,0 +1,84 @@
+"""The report's map page: drawn once per step from the spectator's view, then each seat's own pages."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from pypdf import PdfReader
+
+from app import render_pool
+from app.mail import deliver_pending
+
+
+def _create(runner, slug, players, *options):
+    args = ["game", "create", slug]
+    for email in players:
+        args += ["--player", email]
+    for option in options:
+        args += ["--option", option]
+    out = runner.invoke(args=args)
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output)
+
+
+def _pages(message) -> list[str]:
+    pdf = next(p for p in message["msg"].iter_attachments() if p.get_content_type() == "application/pdf")
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf.get_content())).pages]
+
+
+def test_one_map_render_per_step_and_each_seat_keeps_its_own_pages(smtp_app, smtp, runner, monkeypatch):
+    smtp_app.config.update(RENDER_WORKERS=2, REPORT_ISOLATE=False)
+    parts: list[str] = []
+    submit = render_pool.RenderPool._submit
+
+    def spy(self, pool, answers, tag, context, link, part):
+        parts.append(part)
+        return submit(self, pool, answers, tag, context, link, part)
+
+    monkeypatch.setattr(render_pool.RenderPool, "_submit", spy)
+    players = ["ann@example.org", "bob@example.org", "cy@example.org"]
+    _create(runner, "conquest", players, "players=3")
+    with smtp_app.app_context():
+        counts = deliver_pending(smtp_app)
+    assert counts["sent"] == 3, counts
+    assert sorted(parts) == ["map", "own", "own", "own"], "the map page is rendered once for the three seats"
+
+    by_seat = {}
+    for message in smtp.sink.messages:
+        pages = _pages(message)
+        own = "\n".join(pages[1:])
+        seat = own.split("turn report for ")[1].split()[0]
+        by_seat[seat] = pages
+    assert sorted(by_seat) == ["P1", "P2", "P3"]
+    first_pages = {pages[0] for pages in by_seat.values()}
+    assert len(first_pages) == 1, "every seat gets the same map page"
+    (map_page,) = first_pages
+    assert "the board" in map_page and "page 1" in map_page
+    assert "Objective" not in map_page and "turn report for" not in map_page
+    for seat, pages in by_seat.items():
+        own = "\n".join(pages[1:])
+        assert "The map is on page 1." in own
+        assert f"page 2 of {len(pages)}" in own, "page numbers count the map page"
+        assert "Objective" in own, "the seat's secret objective is on its own pages"
+        for other, other_pages in by_seat.items():
+            if other != seat:
+                mine = own.split("Objective")[1][:60]
+                assert mine not in "\n".join(other_pages[1:]).replace(f"report for {other}", ""), \
+                    "another seat's pages do not show this seat's objective"
+
+
+def test_a_game_whose_board_shows_a_seats_own_choices_keeps_one_document_per_seat(smtp_app, smtp, runner,
+                                                                                  monkeypatch):
+    smtp_app.config.update(RENDER_WORKERS=1, REPORT_ISOLATE=False)
+    parts: list[str] = []
+    submit = render_pool.RenderPool._submit
+    monkeypatch.setattr(render_pool.RenderPool, "_submit",
+                        lambda self, pool, answers, tag, context, link, part:
+                        parts.append(part) or submit(self, pool, answers, tag, context, link, part))
+    _create(runner, "duel", ["red@example.org", "blue@example.org"])
+    with smtp_app.app_context():
+        deliver_pending(smtp_app)
+    assert parts == ["whole", "whole"]
+    for message in smtp.sink.messages:
+        assert "turn report for" in _pages(message)[0]
