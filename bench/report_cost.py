@@ -1,25 +1,21 @@
-"""Report cost: one full PDF per seat, against drawing the shared board once per step.
+"""Report cost: one whole PDF per seat, against the shared map page drawn once per step.
 
     python bench/report_cost.py [--quick]
 
 For one step of each game (every seat a human), measured side by side on one core:
 
-* before: every seat's report rendered whole (what the platform does now);
-* after: the board section rendered once per step (from the public view),
-  each seat's report rendered without it, and the two PDFs joined (pypdf).
+* before: every seat's report rendered whole, map included (what a report is
+  when its context has no spectator's view: a game with ``board_per_seat``);
+* after: what the platform does now (``app/reports.py``, ``app/render_pool.py``):
+  the map page drawn once per step from the spectator's view, each seat's own
+  pages rendered without it, and the two joined (pikepdf).
 
-The board section is the report's first ``<h2>`` section (``templates/reports/report.html``).
-This is a measurement of the design, not the product: the platform would need
-the report template split in two (see README, Performance).  A game whose
-board differs per seat (hidden information drawn on the board) cannot share it.
 The last line is the ratio after/before over all games.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
-import re
 import sys
 import tempfile
 import time
@@ -33,28 +29,6 @@ benchlib.ensure_env()
 CONFIG = {"dual_powers": ({}, 2), "conquest": ({"players": 6}, 6), "duel": ({}, 2), "empire": ({"players": 4}, 4)}
 
 
-def split(html: str) -> tuple[str, str]:
-    """(page with the board section only, page without it)."""
-    parts = re.split(r"(?=<h2)", html)
-    if len(parts) < 3:
-        return html, html
-    head = parts[0]
-    board = parts[1]
-    rest = "".join(parts[2:])
-    return head + board + "</body></html>", head + rest
-
-
-def merge(first: bytes, second: bytes) -> bytes:
-    from pypdf import PdfWriter
-
-    out = PdfWriter()
-    out.append(io.BytesIO(first))
-    out.append(io.BytesIO(second))
-    buf = io.BytesIO()
-    out.write(buf)
-    return buf.getvalue()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
@@ -64,8 +38,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from app import turns
     from app.db import get_engine, write_session
-    from app.games import all_games, get_rules
+    from app.games import all_games
     from app.models import Report, utcnow
+    from app.reports import join_pdfs, pdf_of, render_html, render_map_html, shares_map
 
     rows, before_all, after_all = [], 0.0, 0.0
     link = benchlib.BASE_URL + "/p/" + "x" * 43
@@ -82,27 +57,28 @@ def main(argv: list[str] | None = None) -> int:
                                             options=options, bots=True, now=utcnow())
                 with Session(get_engine()) as session:
                     reports = session.exec(select(Report).where(Report.game_id == new.game.id)).all()
-            htmls = [benchlib.static_html(app, r.context, link) for r in reports]
-            public_ctx = dict(reports[0].context)
-            public_ctx["view"] = get_rules(slug).view(new.game.state, None)
-            board_page, _ = split(benchlib.static_html(app, public_ctx, link))
-            t = time.perf_counter()
-            for html in htmls:
-                benchlib.render_static(html)
-            before = time.perf_counter() - t
-            t = time.perf_counter()
-            board_pdf = benchlib.render_static(board_page)
-            for html in htmls:
-                merge(board_pdf, benchlib.render_static(split(html)[1]))
-            after = time.perf_counter() - t
+                contexts = [r.context for r in reports]
+                if not shares_map(contexts[0]):
+                    continue  # this game draws its board per seat: nothing shared
+                whole = [{k: v for k, v in c.items() if k != "public_view"} for c in contexts]
+                t = time.perf_counter()
+                for ctx in whole:
+                    pdf_of(render_html(ctx, link))
+                before = time.perf_counter() - t
+                t = time.perf_counter()
+                map_pdf = pdf_of(render_map_html(contexts[0]))
+                for ctx in contexts:
+                    join_pdfs(map_pdf, pdf_of(render_html(ctx, link), skip_first=True))
+                after = time.perf_counter() - t
             before_all += before
             after_all += after
-            rows.append([slug, len(htmls), before / len(htmls), after / len(htmls), f"{after / before:.2f}x"])
-    print("report cost per step: whole report per seat (before) against the board once per step (after)")
+            n = len(contexts)
+            rows.append([slug, n, f"{before / n:.3f}", f"{after / n:.3f}", f"{after / before:.2f}x"])
+    print("report cost per step: whole report per seat (before) against the map page once per step (after)")
     print()
     print(benchlib.table(rows, ["game", "seats", "before s/report", "after s/report", "after/before"]))
     print()
-    print(f"report_cost: {after_all / before_all:.2f}x before (shared board once per step)")
+    print(f"report_cost: {after_all / before_all:.2f}x before (map page once per step)")
     return 0
 
 
