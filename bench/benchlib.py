@@ -240,11 +240,16 @@ def create_games(app: Any, n: int, now: Any, hours: float = 1.0) -> list[dict[st
 
 
 def static_html(app: Any, context: dict[str, Any], link: str) -> str:
-    """A report frozen as a static page: the very HTML (size, SVG board, QR code) of that report."""
+    """A report frozen as a static page: the HTML (size, SVG board, QR code) of that report whole.
+
+    Whole: the board drawn in the page, as when every seat's report is one
+    document (the platform now draws the map page once per step and joins it).
+    """
     from app.reports import render_html
 
+    whole = {k: v for k, v in context.items() if k != "public_view"}
     with app.app_context():
-        return render_html(context, link)
+        return render_html(whole, link)
 
 
 def render_static(html: str) -> bytes:
