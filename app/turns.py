@@ -22,8 +22,8 @@ from sqlmodel import Session, select
 from app import deadlines, ladder, notify
 from app.db import is_sqlite, write_session
 from app.games import get_rules
+from app.games.base import ANYTIME_STEP, IllegalOrder, Rules, step_rng
 from app.games.base import Order as OrderData
-from app.games.base import Rules, step_rng
 from app.models import Event, Game, GmAction, Order, Player, Seat, Step, iso, utcnow
 from app.links import issue_gm_token, issue_seat_token, prefs_token
 from app.tokens import hash_token, new_salt, new_seed, seed_hash
@@ -182,6 +182,10 @@ def submit_order(
 ) -> Order:
     """Validate and store an order for the open step (changes nothing if illegal).
 
+    An order for an older ``step_no`` is taken for the open step when only orders sent at
+    any time closed the steps between and the seat's decision is unchanged
+    (``decision_unchanged``).
+
     :raises StepClosed: the game moved past ``step_no`` or the seat owes nothing now.
     :raises IllegalOrder: the game's rules refuse the order.
     """
@@ -190,7 +194,9 @@ def submit_order(
     # first (and we see the new step) or waits for us (and sees this order)
     session.exec(select(Game).where(Game.id == game.id).with_for_update()).one()
     session.refresh(game)
-    if game.status != "running" or (step_no is not None and step_no != game.step_no):
+    if game.status != "running":
+        raise StepClosed(game.step_no)
+    if step_no is not None and step_no != game.step_no and not decision_unchanged(session, game, seat.seat, step_no):
         raise StepClosed(game.step_no)
     if seat.seat not in game.owed:
         raise StepClosed(game.step_no)
@@ -238,6 +244,150 @@ def accept_order(
     resolved = False
     if due:
         resolved = process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
+    return row, resolved
+
+
+def decision_unchanged(session: Session, game: Game, seat_id: str, step_no: int) -> bool:
+    """Whether the decision ``seat_id`` owed at the older step ``step_no`` is still the open one.
+
+    True when every step from ``step_no`` on was closed by an order sent at any time (not
+    resolved) and the seat's prompt is the same now: a form drawn at ``step_no`` still means
+    what it meant.  A resolved step in between always makes it False (no order is applied twice).
+    """
+    if step_no < 1 or step_no >= game.step_no or game.step_no - step_no > 50:
+        return False
+    steps = session.exec(
+        select(Step).where(Step.game_id == game.id, Step.step_no >= step_no, Step.step_no < game.step_no)
+    ).all()
+    if len(steps) != game.step_no - step_no or not all(s.orders and ANYTIME_STEP in s.orders for s in steps):
+        return False
+    first = next(s for s in steps if s.step_no == step_no)
+    then = (first.owed or {}).get(seat_id)
+    return then is not None and then == game.owed.get(seat_id)
+
+
+def anytime_prompt(rules: Rules, game: Game, seat_id: str) -> dict[str, Any] | None:
+    """What ``seat_id`` may send at any time now (the game's ``anytime_prompt``); None if nothing."""
+    ask = getattr(rules, "anytime_prompt", None)
+    if ask is None or not hasattr(rules, "apply_anytime") or game.status != "running":
+        return None
+    return ask(game.state, seat_id)
+
+
+def is_anytime_order(prompt: dict[str, Any] | None, order: Any) -> bool:
+    """Whether ``order`` (read from the notation) is one of the alternatives of an anytime prompt.
+
+    It is when it holds the whole constant part (``base``) of one of the prompt's forms, as
+    every order built from that form does.
+    """
+    if not prompt or not isinstance(order, dict):
+        return False
+    for spec in prompt.get("forms") or []:
+        base = spec.get("base") or {}
+        if base and all(k in order and order[k] == v for k, v in base.items()):
+            return True
+    return False
+
+
+def submit_anytime(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    order: OrderData,
+    *,
+    text: str = "",
+    source: str = "web",
+    now: datetime | None = None,
+) -> Order:
+    """Apply an order the seat may send at any time (the game's ``apply_anytime``) at once.
+
+    It closes the open step like a resolution (in the same kind of transaction, under the
+    game row's lock, so a resolution racing it finds the step gone): the order is stored,
+    its events logged, and the next step opens from the new state, owed seats and prompts
+    computed again.  Orders on file for the closed step move to the new one when their seat
+    still owes the same decision and the order is still legal; the others are not used.
+
+    :raises StepClosed: the game is not running.
+    :raises IllegalOrder: the seat has nothing to send now or the rules refuse the order
+        (nothing is stored or changed).
+    """
+    now = now or utcnow()
+    session.exec(select(Game).where(Game.id == game.id).with_for_update()).one()
+    session.refresh(game)
+    if game.status != "running":
+        raise StepClosed(game.step_no)
+    rules = get_rules(game.slug)
+    if anytime_prompt(rules, game, seat.seat) is None:
+        raise IllegalOrder("There is nothing you can send now.")
+    step_no = game.step_no
+    new_state, events = rules.apply_anytime(  # type: ignore[attr-defined]
+        game.state, seat.seat, order, step_rng(game.seed, step_no, "anytime"))
+    on_file = current_orders(session, game.id, step_no)
+    old_owed = dict(game.owed)
+    row = Order(game_id=game.id, step_no=step_no, seat=seat.seat, order=order, text=text or rules.format(order),
+                source=source, submitted_at=now)
+    session.add(row)
+    if source in ("web", "mail"):  # the player is here: the ladder starts again
+        seat.missed = 0
+        seat.civil_disorder = False
+        session.add(seat)
+    step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == step_no)).one()
+    step.resolved_at = now
+    step.orders = {ANYTIME_STEP: {"seat": seat.seat, "order": order}}
+    step.defaulted = []
+    session.add(step)
+    for seq, ev in enumerate(events):
+        data = {k: v for k, v in ev.items() if k not in ("text", "to")}
+        session.add(Event(game_id=game.id, step_no=step_no, seq=seq, to=ev.get("to"),
+                          text=ev["text"], data=data, created_at=now))
+    game.step_no = step_no + 1
+    game.attempts = 0
+    game.last_error = ""
+    _open_step(session, game, rules, new_state, now)
+    moved = False
+    for seat_id, kept in on_file.items():
+        if kept.source not in ("web", "mail") or seat_id not in game.owed:
+            continue
+        if game.owed[seat_id] != old_owed.get(seat_id):
+            continue
+        try:
+            rules.validate(new_state, seat_id, kept.order)
+        except IllegalOrder:
+            continue
+        kept.step_no = game.step_no
+        session.add(kept)
+        moved = True
+    if moved:
+        session.flush()
+        _update_all_in(session, game)
+    session.flush()
+    return row
+
+
+def accept_anytime(
+    engine: Engine,
+    game_id: int,
+    seat_pk: int,
+    order: OrderData,
+    *,
+    text: str = "",
+    source: str = "web",
+    max_attempts: int = 5,
+) -> tuple[Order, bool]:
+    """Apply an order sent at any time (web form or mail), then resolve what became due.
+
+    Returns the stored order and whether a step resolved after it.
+
+    :raises StepClosed: the game is not running.
+    :raises IllegalOrder: refused (nothing is stored or changed).
+    """
+    with write_session(engine) as session:
+        game = session.get(Game, game_id)
+        seat = session.get(Seat, seat_pk)
+        if game is None or seat is None or seat.game_id != game_id:
+            raise StepClosed(0)
+        row = submit_anytime(session, game, seat, order, text=text, source=source)
+    resolved = process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
     return row, resolved
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games import get_rules
-from app.games.base import round_trip, step_rng
+from app.games.base import ANYTIME_STEP, round_trip, step_rng
 from app.tokens import seed_hash
 
 EXPORT_FORMAT = "pbem-game-export/1"
@@ -110,6 +110,19 @@ def replay_export(data: dict[str, Any]) -> ReplayReport:
             return report
         orders = step.get("orders")
         if orders is None:  # the open (or final) step: nothing applied
+            continue
+        if ANYTIME_STEP in orders:  # closed by an order sent at any time, not by a resolution
+            sent = orders[ANYTIME_STEP]
+            try:
+                new_state, _events = rules.apply_anytime(  # type: ignore[attr-defined]
+                    state, sent["seat"], sent["order"], step_rng(seed, step_no, "anytime"))
+            except Exception as exc:  # noqa: BLE001 (a replay failure is a finding, not a crash)
+                report.problems.append(f"step {step_no}: replay failed: {type(exc).__name__}: {exc}")
+                return report
+            state = round_trip(new_state)
+            report.steps_checked += 1
+            if index == len(steps) - 1:
+                report.problems.append(f"step {step_no}: no stored state after the last resolution")
             continue
         sources = step.get("sources") or {}
         play = getattr(rules, "ai_order", None) or rules.random_order

@@ -12,7 +12,9 @@
    the Delivered-To / X-Original-To / To / Cc headers, never from From;
 4. reads the text the player wrote (no quoted text, no signature; HTML-only
    mail as text; any charset; attachments ignored), parses it with the game's
-   ``parse`` and stores it with ``app.turns.accept_order`` exactly like a form;
+   ``parse`` and stores it with ``app.turns.accept_order`` exactly like a form
+   (an order of the seat's anytime prompt, or any order while the seat owes
+   nothing in a game with that extra, goes to ``app.turns.accept_anytime``);
 5. answers the player at the address on file (never the From or Reply-To of
    the inbound mail) with a confirmation or the errors, through the outbox.
 """
@@ -215,6 +217,10 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
     game, seat = _reload(engine, game.id or 0, seat.id or 0)
     ctx.game = game
     prompt = game.owed.get(seat.seat) if game.status == "running" else None
+    anytime = turns.anytime_prompt(get_rules(game.slug), game, seat.seat)
+    if anytime is not None and text and (
+            prompt is None or (len(text) <= MAX_ORDER_CHARS and _reads_as_anytime(game, anytime, text))):
+        return _handle_anytime(engine, ctx, seat, text, anytime, since)  # a decision sent at any time
     if prompt is None:
         return ctx.answer("closed", "nothing owed", game.step_no, _closed_text(ctx, text))
     if not text:
@@ -254,6 +260,47 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
         ctx.game = game
         return ctx.answer("accepted", text, step_no, _accepted_text(ctx, prompt, text, step_no, resolved))
     return ctx.answer("closed", "step closed", game.step_no, _closed_text(ctx, text))
+
+
+def _reads_as_anytime(game: Game, anytime: dict[str, Any], text: str) -> bool:
+    """Whether a mailed order is one of the seat's anytime decisions (else it is for the open step)."""
+    try:
+        order = get_rules(game.slug).parse(text)
+    except Exception:  # noqa: BLE001 (unreadable: the open step's answer says why)
+        return False
+    return turns.is_anytime_order(anytime, order)
+
+
+def _handle_anytime(engine: Any, ctx: _Context, seat: Seat, text: str, prompt: dict[str, Any],
+                    since: datetime | None) -> Result:
+    """An order of the seat's anytime prompt (or any order while it owes nothing): applied at once."""
+    game = ctx.game
+    step_no = game.step_no
+    if len(text) > MAX_ORDER_CHARS:
+        return ctx.answer("rejected", "too long", step_no,
+                          _rejected_text(ctx, prompt, text, "The order is too long.", anytime=True))
+    rules = get_rules(game.slug)
+    try:
+        order = rules.parse(text)
+    except IllegalOrder as exc:
+        return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc), anytime=True))
+    except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
+        log.warning("parse of a mailed order failed: %s", exc)
+        return ctx.answer("rejected", "unreadable", step_no,
+                          _rejected_text(ctx, prompt, text, "This order could not be read.", anytime=True))
+    if since is not None and _already_stored(engine, game, seat, text, since):
+        return ctx.answer("accepted", "stored before an interruption", step_no, _anytime_text(ctx, prompt, text))
+    try:
+        row, _resolved = turns.accept_anytime(
+            engine, game.id or 0, seat.id or 0, order, text=text, source="mail",
+            max_attempts=int(current_app.config.get("MAX_ATTEMPTS", 5)))
+    except turns.StepClosed:
+        ctx.game, _seat = _reload(engine, game.id or 0, seat.id or 0)
+        return ctx.answer("closed", "game not running", ctx.game.step_no, _closed_text(ctx, text))
+    except IllegalOrder as exc:
+        return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc), anytime=True))
+    ctx.game, _seat = _reload(engine, game.id or 0, seat.id or 0)
+    return ctx.answer("accepted", text, row.step_no, _anytime_text(ctx, prompt, text))
 
 
 def _reload(engine: Any, game_id: int, seat_pk: int) -> tuple[Game, Seat]:
@@ -322,9 +369,12 @@ def _deadline(game: Game) -> str:
     return (iso(game.deadline) or "").replace("T", " ").replace("Z", " UTC")
 
 
-def _how_to(ctx: _Context, prompt: dict[str, Any]) -> str:
-    lines = [f"You owe: {prompt.get('title', 'a decision')} ({_step_words(ctx.game, ctx.game.step_no)})."]
-    if ctx.game.deadline is not None:
+def _how_to(ctx: _Context, prompt: dict[str, Any], anytime: bool = False) -> str:
+    if anytime:
+        lines = [f"You owe nothing now; at any time you may send: {prompt.get('title', 'a decision')}."]
+    else:
+        lines = [f"You owe: {prompt.get('title', 'a decision')} ({_step_words(ctx.game, ctx.game.step_no)})."]
+    if ctx.game.deadline is not None and not anytime:
         lines.append(f"Deadline: {_deadline(ctx.game)}.")
     if prompt.get("example"):
         lines += ["", "Write one order in the game's notation, for example:", "", f"    {prompt['example']}"]
@@ -357,10 +407,18 @@ def _accepted_text(ctx: _Context, prompt: dict[str, Any], text: str, step_no: in
     return f"order received for step {step_no}", "\n".join(lines)
 
 
-def _rejected_text(ctx: _Context, prompt: dict[str, Any], text: str, problem: str) -> tuple[str, str]:
+def _rejected_text(ctx: _Context, prompt: dict[str, Any], text: str, problem: str,
+                   anytime: bool = False) -> tuple[str, str]:
     lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was read, but no order was stored:", "",
-             quote(text), "", f"Problem: {problem}", "", _how_to(ctx, prompt)]
+             quote(text), "", f"Problem: {problem}", "", _how_to(ctx, prompt, anytime)]
     return "order NOT accepted", "\n".join(lines)
+
+
+def _anytime_text(ctx: _Context, prompt: dict[str, Any], text: str) -> tuple[str, str]:
+    lines = [f"Your order for {ctx.name}, seat {ctx.seat.seat}, was applied at once"
+             f" ({prompt.get('title', 'a decision you may send at any time')}):", "", quote(text), "",
+             f"The game log on your page shows what followed: {LINK_PLACEHOLDER}"]
+    return "order applied", "\n".join(lines)
 
 
 def _empty_text(ctx: _Context, prompt: dict[str, Any]) -> tuple[str, str]:

@@ -7,6 +7,8 @@ time, so no cookie or session is needed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from typing import Any
 
@@ -31,6 +33,17 @@ bp = Blueprint("play", __name__)
 
 class CsrfExpired(Exception):
     pass
+
+
+@bp.app_template_filter("form_key")
+def form_key(spec: dict[str, Any]) -> str:
+    """Which alternative of a prompt a form is (from its constant part), whatever its position.
+
+    Anytime forms carry it: the anytime prompt may change between drawing the page and the
+    post, and a stale position must not pick another decision.
+    """
+    canonical = json.dumps(spec.get("base") or {}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 def find_seat(token: str) -> tuple[Game, Seat]:
@@ -89,6 +102,7 @@ def page_context(game: Game, seat: Seat) -> dict[str, Any]:
         "tz": player.timezone if player else "UTC",
         "view": rules.view(game.state, seat.seat),
         "prompt": game.owed.get(seat.seat) if game.status == "running" else None,
+        "anytime": turns.anytime_prompt(rules, game, seat.seat),
         "mine": mine, "mine_text": rules.format(mine.order) if mine else "",
         "receipt": receipt_for(mine) if mine else "",
         "waiting_for": sorted(s for s in game.owed if s != seat.seat and s not in orders),
@@ -115,7 +129,7 @@ def _custom_form(slug: str) -> str | None:
 
 
 def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", notice: str = "",
-                values: Any = None, form_index: str = "", notation: str = "") -> Response:
+                values: Any = None, form_index: str = "", notation: str = "", anytime_post: bool = False) -> Response:
     ctx = page_context(game, seat)
     csrf_field = Markup(
         f'<input type="hidden" name="csrf_token" value="{ctx["csrf"]}">'
@@ -123,7 +137,9 @@ def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", n
     )
     html = render_template("web/play.html", error=error, notice=notice, values=values or MultiDict(),
                            csrf_field=csrf_field,
-                           form_index=form_index, notation=notation, token=request.view_args["token"], **ctx)
+                           form_index=form_index, notation=notation, anytime_post=anytime_post,
+                           anytime_action=f"/p/{request.view_args['token']}/anytime",
+                           token=request.view_args["token"], **ctx)
     resp = make_response(html, status)
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -132,14 +148,29 @@ def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", n
 @bp.route("/p/<token>", methods=["GET", "HEAD"])
 def show(token: str) -> Response:
     game, seat = find_seat(token)
-    notice = {"saved": "Your order is on file.", "resolved": "Your order was applied."}.get(
-        request.args.get("done", ""), "")
+    notice = {"saved": "Your order is on file.", "resolved": "Your order was applied.",
+              "applied": "Your order was applied."}.get(request.args.get("done", ""), "")
     sent = request.args.get("r", type=int)
     if notice and sent:
         row = get_session().get(Order, sent)
         if row is not None and row.game_id == game.id and row.seat == seat.seat:
             notice += f" Receipt: {receipt_for(row)}"
     return render_page(game, seat, notice=notice)
+
+
+def _refuse_post(game: Game, seat: Seat, form: MultiDict, keep: dict[str, Any]) -> Response | None:
+    """The checks every order post passes first (form token, sizes); a page if it fails."""
+    try:
+        check_csrf(seat, form.get("csrf_token"))
+    except CsrfExpired:
+        return render_page(game, seat, status=400, error="This form was open too long. Your order is "
+                           "shown again below: check it and send it once more.", **keep)
+    notation = keep.get("notation", "")
+    if len(notation) > MAX_NOTATION or too_long_field(form):
+        keep["notation"] = notation[:MAX_NOTATION]
+        return render_page(game, seat, status=422, error="That order is too long: an order in the "
+                           f"notation has at most {MAX_NOTATION} characters. Nothing was stored.", **keep)
+    return None
 
 
 @bp.route("/p/<token>", methods=["POST"])
@@ -149,32 +180,32 @@ def submit(token: str) -> Response:
     form_index = form.get("form_index", "")
     notation = (form.get("notation") or "").strip()
     keep = {"values": form, "form_index": form_index, "notation": notation}
-    try:
-        check_csrf(seat, form.get("csrf_token"))
-    except CsrfExpired:
-        return render_page(game, seat, status=400, error="This form was open too long. Your order is "
-                           "shown again below: check it and send it once more.", **keep)
+    refused = _refuse_post(game, seat, form, keep)
+    if refused is not None:
+        return refused
     try:
         step_no = int(form.get("step_no", ""))
     except ValueError:
         step_no = -1
     rules = get_rules(game.slug)
-    if len(notation) > MAX_NOTATION or too_long_field(form):
-        keep["notation"] = notation[:MAX_NOTATION]
-        return render_page(game, seat, status=422, error="That order is too long: an order in the "
-                           f"notation has at most {MAX_NOTATION} characters. Nothing was stored.", **keep)
     prompt = game.owed.get(seat.seat)
+    anytime = turns.anytime_prompt(rules, game, seat.seat) if notation else None
+    # a form of an older step still counts when only orders sent at any time came between
+    stale = step_no != game.step_no and not turns.decision_unchanged(get_session(), game, seat.seat, step_no)
     engine = get_engine()
     # give the read connection back before writing: a request holding one connection while it
     # waits for another would exhaust the pool under a burst of submissions
     get_session().close()
     try:
-        if prompt is None or step_no != game.step_no:
+        order = rules.parse(notation) if notation and anytime else None
+        if order is not None and turns.is_anytime_order(anytime, order):  # typed: a decision sent at any time
+            row, _resolved = turns.accept_anytime(engine, game.id, seat.id, order, text=notation, source="web",
+                                                  max_attempts=current_app.config["MAX_ATTEMPTS"])
+            return redirect(f"/p/{token}?done=applied&r={row.id}", code=303)
+        if prompt is None or stale:
             raise turns.StepClosed(game.step_no)
-        if notation:
-            order = rules.parse(notation)
-        else:
-            order = order_from_form(prompt, form_index, form)
+        if order is None:
+            order = rules.parse(notation) if notation else order_from_form(prompt, form_index, form)
         _row, resolved = turns.accept_order(engine, game.id, seat.id, order, step_no=step_no, text=notation,
                                             source="web", max_attempts=current_app.config["MAX_ATTEMPTS"])
     except turns.StepClosed:
@@ -187,6 +218,44 @@ def submit(token: str) -> Response:
     except ValueError as exc:  # a game's parser refusing text in its own words (not an IllegalOrder)
         return render_page(game, seat, status=422, error=f"That order cannot be read: {exc}", **keep)
     return redirect(f"/p/{token}?done={'resolved' if resolved else 'saved'}&r={_row.id}", code=303)
+
+
+@bp.route("/p/<token>/anytime", methods=["POST"])
+def submit_anytime(token: str) -> Response:
+    """A decision the seat may send at any time (the game's ``anytime_prompt``), applied at once."""
+    game, seat = find_seat(token)
+    form = request.form
+    form_index = form.get("form_index", "")
+    keep = {"values": form, "form_index": form_index, "notation": "", "anytime_post": True}
+    refused = _refuse_post(game, seat, form, keep)
+    if refused is not None:
+        return refused
+    rules = get_rules(game.slug)
+    prompt = turns.anytime_prompt(rules, game, seat.seat)
+    engine = get_engine()
+    get_session().close()
+    try:
+        if game.status != "running":
+            raise turns.StepClosed(game.step_no)
+        if prompt is None:
+            raise IllegalOrder("There is nothing you can send now.")
+        if form.get("form_key"):  # the alternative the page showed, wherever it is now (if still offered)
+            found = [i for i, spec in enumerate(prompt.get("forms") or []) if form_key(spec) == form["form_key"]]
+            form_index = str(found[0]) if found else ""
+        order = order_from_form(prompt, form_index, form)
+        row, _resolved = turns.accept_anytime(engine, game.id, seat.id, order, source="web",
+                                              max_attempts=current_app.config["MAX_ATTEMPTS"])
+    except turns.StepClosed:
+        get_session().expire_all()
+        game = get_session().get(Game, game.id)
+        return render_page(game, seat, status=409, error="The game is not running now, so nothing was "
+                           "changed.", **keep)
+    except IllegalOrder as exc:
+        get_session().expire_all()
+        game = get_session().get(Game, game.id)
+        return render_page(game, seat, status=422,
+                           error=current_app.jinja_env.filters["game_text"](str(exc), game.slug), **keep)
+    return redirect(f"/p/{token}?done=applied&r={row.id}", code=303)
 
 
 @bp.route("/p/<token>/report.pdf", methods=["GET"])

@@ -103,3 +103,76 @@ class ToyRules:
 
 
 RULES = ToyRules()
+
+
+class ToyAnytimeRules(ToyRules):
+    """The toy with the anytime extra: a seat may resign (for good) or leave a note at any time.
+
+    A resigned seat owes nothing more and picks 1 in every later round; a note rolls a die
+    (the anytime rng) into the log.  The game ends early when every seat has resigned.
+    """
+
+    slug = "toy_anytime"
+    title = "Toy Duel with resignations"
+
+    def setup(self, options, seats, rng):
+        return {**super().setup(options, seats, rng), "resigned": [], "notes": 0}
+
+    def owed(self, state):
+        return {s: p for s, p in super().owed(state).items() if s not in state["resigned"]}
+
+    def resolve(self, state, orders, rng):
+        picks = {s: {"type": "PICK", "n": 1} for s in state["resigned"]}
+        for seat in self.owed(state):
+            self.validate(state, seat, orders.get(seat))
+        return super().resolve(state, {**picks, **orders}, rng)
+
+    def outcome(self, state):
+        if len(state["resigned"]) == len(state["seats"]):
+            return [{"seat": s, "score": state["score"][s], "rank": 1} for s in state["seats"]]
+        return super().outcome(state)
+
+    def anytime_prompt(self, state, seat):
+        if self.outcome(state) is not None or seat not in state["seats"]:
+            return None
+        note = {"label": "Leave a note", "base": {"type": "NOTE"},
+                "fields": [{"name": "text", "label": "Note", "type": "text"}]}
+        if seat in state["resigned"]:
+            return {"kind": "any", "title": "You have resigned", "example": "NOTE hello", "forms": [note]}
+        resign = {"label": "Resign (final)", "base": {"type": "RESIGN"},
+                  "fields": [{"name": "confirm", "label": "Yes, for good", "type": "bool"}]}
+        return {"kind": "any", "title": "Resign at any time", "example": "RESIGN CONFIRM", "forms": [resign, note]}
+
+    def apply_anytime(self, state, seat, order, rng):
+        if self.anytime_prompt(state, seat) is None:
+            raise IllegalOrder("The game is over.")
+        kind = order.get("type") if isinstance(order, dict) else None
+        new = copy.deepcopy(state)
+        if kind == "RESIGN" and seat not in state["resigned"]:
+            if order.get("confirm") is not True:
+                raise IllegalOrder("Tick the box to resign for good.")
+            new["resigned"].append(seat)
+            return new, [{"text": f"{seat} resigns.", "to": None}]
+        if kind == "NOTE" and isinstance(order.get("text"), str) and order["text"]:
+            new["notes"] += 1
+            return new, [{"text": f"{seat} notes '{order['text']}' and rolls {rng.randint(1, 6)}.", "to": None}]
+        raise IllegalOrder("At any time you may send RESIGN CONFIRM or NOTE followed by a text.")
+
+    def parse(self, text):
+        parts = str(text).split(None, 1)
+        head = parts[0].upper() if parts else ""
+        if head == "RESIGN":
+            return {"type": "RESIGN", "confirm": len(parts) == 2 and parts[1].strip().upper() == "CONFIRM"}
+        if head == "NOTE" and len(parts) == 2:
+            return {"type": "NOTE", "text": parts[1].strip()}
+        return super().parse(text)
+
+    def format(self, order):
+        if order.get("type") == "RESIGN":
+            return "RESIGN CONFIRM" if order.get("confirm") else "RESIGN"
+        if order.get("type") == "NOTE":
+            return f"NOTE {order['text']}"
+        return super().format(order)
+
+
+ANYTIME_RULES = ToyAnytimeRules()

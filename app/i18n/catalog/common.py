@@ -17,6 +17,8 @@ MESSAGES = {
     "That step was already resolved, so this order was not used. The page now shows what you owe now (if anything).": (
         "Esse passo já foi resolvido, por isso esta ordem não foi usada. A página mostra agora o que deve agora (se algo).",
         "Αυτό το βήμα έχει ήδη επιλυθεί, οπότε η εντολή δεν χρησιμοποιήθηκε. Η σελίδα δείχνει τώρα τι οφείλετε (αν οφείλετε κάτι)."),
+    "There is nothing you can send now.": ("Não há nada que possa enviar agora.", "Δεν υπάρχει τίποτα που να μπορείτε να στείλετε τώρα."),
+    "The game is not running now, so nothing was changed.": ("O jogo não está em curso agora, por isso nada foi alterado.", "Το παιχνίδι δεν είναι σε εξέλιξη τώρα, οπότε δεν άλλαξε τίποτα."),
     "That order cannot be read: {exc}": ("Não é possível ler essa ordem: {exc}", "Η εντολή δεν διαβάζεται: {exc}"),
     "Please enter the e-mail address you play with.": ("Indique o endereço de e-mail com que joga.", "Δώστε τη διεύθυνση e-mail με την οποία παίζετε."),
     # the GM pages
