@@ -169,6 +169,14 @@ def current_orders(session: Session, game_id: int, step_no: int) -> dict[str, Or
     return {row.seat: row for row in rows}
 
 
+def locked_game(session: Session, game_id: int) -> Game | None:
+    """The game, loaded once in this write transaction with its row locked (PostgreSQL
+    ``FOR UPDATE``; on SQLite the transaction already holds the write lock)."""
+    return session.exec(
+        select(Game).where(Game.id == game_id).with_for_update().execution_options(populate_existing=True)
+    ).first()
+
+
 def submit_order(
     session: Session,
     game: Game,
@@ -179,21 +187,24 @@ def submit_order(
     text: str = "",
     source: str = "web",
     now: datetime | None = None,
+    locked: bool = False,
 ) -> Order:
     """Validate and store an order for the open step (changes nothing if illegal).
 
     An order for an older ``step_no`` is taken for the open step when only orders sent at
     any time closed the steps between and the seat's decision is unchanged
-    (``decision_unchanged``).
+    (``decision_unchanged``).  ``locked``: the caller loaded ``game`` in this write
+    transaction with its row locked (``locked_game``), so it is current already.
 
     :raises StepClosed: the game moved past ``step_no`` or the seat owes nothing now.
     :raises IllegalOrder: the game's rules refuse the order.
     """
     now = now or utcnow()
-    # lock the game row: a resolution running at the same moment either finishes
-    # first (and we see the new step) or waits for us (and sees this order)
-    session.exec(select(Game).where(Game.id == game.id).with_for_update()).one()
-    session.refresh(game)
+    if not locked:
+        # lock the game row: a resolution running at the same moment either finishes
+        # first (and we see the new step) or waits for us (and sees this order)
+        session.exec(select(Game).where(Game.id == game.id).with_for_update()).one()
+        session.refresh(game)
     if game.status != "running":
         raise StepClosed(game.step_no)
     if step_no is not None and step_no != game.step_no and not decision_unchanged(session, game, seat.seat, step_no):
@@ -235,11 +246,11 @@ def accept_order(
     :raises IllegalOrder: the rules refuse the order (nothing is stored).
     """
     with write_session(engine) as session:
-        game = session.get(Game, game_id)
+        game = locked_game(session, game_id)
         seat = session.get(Seat, seat_pk)
         if game is None or seat is None or seat.game_id != game_id:
             raise StepClosed(step_no)
-        row = submit_order(session, game, seat, order, step_no=step_no, text=text, source=source)
+        row = submit_order(session, game, seat, order, step_no=step_no, text=text, source=source, locked=True)
         due = game.all_in and (game.resolve_early or len(game.owed) == 1)
     resolved = False
     if due:
@@ -392,7 +403,9 @@ def accept_anytime(
 
 
 def _update_all_in(session: Session, game: Game) -> None:
-    have = current_orders(session, game.id, game.step_no)
+    have = set(session.exec(
+        select(Order.seat).where(Order.game_id == game.id, Order.step_no == game.step_no).distinct()
+    ).all())
     game.all_in = bool(game.owed) and all(s in have for s in game.owed)
     session.add(game)
 

@@ -51,12 +51,12 @@ def find_seat(token: str) -> tuple[Game, Seat]:
     if not looks_like_token(token):
         abort(404)
     session = get_session()
-    seat = session.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
-    if seat is None:
+    found = session.exec(
+        select(Seat, Game).join(Game, Game.id == Seat.game_id).where(Seat.token_hash == hash_token(token))
+    ).first()
+    if found is None:
         abort(404)
-    game = session.get(Game, seat.game_id)
-    if game is None:
-        abort(404)
+    seat, game = found
     return game, seat
 
 
