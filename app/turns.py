@@ -10,6 +10,7 @@ can never resolve it twice or lose it.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from collections.abc import Callable
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 
 #: A game resolving more steps than this in one tick waits for the next tick.
 MAX_STEPS_PER_TICK = 2000
+#: pause between two games of a sweep, so that writers queued behind the resolver (orders) get the lock
+YIELD_SECONDS = 0.002
 
 #: Called with every new deadline; the scheduler registers a wake-up here.
 DEADLINE_LISTENERS: list[Callable[[datetime], None]] = []
@@ -622,7 +625,9 @@ def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: in
     with Session(engine) as session:
         due = due_games(session, now)
     summary: dict[str, Any] = {"now": iso(now), "games": 0, "steps": 0, "resolved": []}
-    for game_id, _step in due:
+    for i, (game_id, _step) in enumerate(due):
+        if i:  # a breath between games: players' orders waiting for the write lock go first
+            time.sleep(YIELD_SECONDS)
         count = process_game(engine, game_id, now, max_attempts=max_attempts)
         if count:
             summary["games"] += 1
