@@ -68,6 +68,8 @@ Decisions at any time: ``anytime_prompt(state, seat) -> Prompt | None`` and
 neither).  ``anytime_prompt`` is what ``seat`` may send now even when it owes
 nothing (resign, resume command ...): a prompt of the same shape as ``owed``'s,
 or None when there is nothing to offer; it shows only what ``seat`` may see.
+The page shows it folded under its title unless it carries ``"prominent": True``
+(what the player most likely wants now, like resuming command).
 Its orders are written in the game's notation like any other
 (``parse``/``format``).  ``apply_anytime`` validates the order (raising
 ``IllegalOrder`` and changing nothing, like ``validate``) and applies it at

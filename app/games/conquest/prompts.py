@@ -207,6 +207,7 @@ def anytime_prompt(state: State, seat: str) -> dict[str, Any] | None:
             "text": "Auto-command plays each of your turns at once, attacks included. "
             "Resume command and you take over from your next turn.",
             "example": "RESUME_COMMAND",
+            "prominent": True,
             "forms": [_button("Resume command", "RESUME"), abandon_form()],
         }
     if status == "FULL_AUTO":
