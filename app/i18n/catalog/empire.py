@@ -11,7 +11,7 @@ TERMS = {
     "GOLD": ("OURO", "ΧΡΥΣΟΣ"), "WOOD": ("MADEIRA", "ΞΥΛΟ"), "STONE": ("PEDRA", "ΠΕΤΡΑ"), "IRON": ("FERRO", "ΣΙΔΗΡΟΣ"),
     "FOOD": ("COMIDA", "ΤΡΟΦΗ"), "POP": ("POPULAÇÃO", "ΠΛΗΘΥΣΜΟΣ"), "FREE": ("LIVRE", "ΕΛΕΥΘΕΡΟΣ"),
     "Gold": ("Ouro", "Χρυσός"), "Wood": ("Madeira", "Ξύλο"), "Stone": ("Pedra", "Πέτρα"), "Iron": ("Ferro", "Σίδηρος"),
-    "Food": ("Comida", "Τροφή"), "Pop": ("População", "Πληθυσμός"),
+    "Food": ("Comida", "Τροφή"), "Pop": ("Pop.", "Πληθ."),
     "Blight": ("Praga nas colheitas", "Σκωρίαση"), "Termites": ("Cupins", "Τερμίτες"), "Flooded quarry": ("Pedreira inundada", "Πλημμυρισμένο λατομείο"),
     "Rust": ("Ferrugem", "Σκουριά"), "Embezzlement": ("Desfalque", "Υπεξαίρεση"), "Plague": ("Peste", "Πανούκλα"), "Bandits": ("Bandidos", "Ληστές"),
     "Desertion": ("Deserção", "Λιποταξία"), "Fire": ("Incêndio", "Πυρκαγιά"), "Earthquake": ("Terremoto", "Σεισμός"), "Fog of war": ("Névoa da guerra", "Ομίχλη του πολέμου"),
@@ -168,7 +168,7 @@ MESSAGES = {
     "{colour} (you)": ("{colour} (você)", "{colour} (εσείς)"), "{colour} | centre ({name})": ("{colour} | centro ({name})", "{colour} | κέντρο ({name})"),
     "Blue": ("Azul", "Μπλε"), "Green": ("Verde", "Πράσινο"), "Yellow": ("Amarelo", "Κίτρινο"), "Red": ("Vermelho", "Κόκκινο"),
     "Player": ("Jogador", "Παίκτης"), "Prov": ("Prov.", "Επαρχ."), "Setback": ("Revés", "Αναποδιά"), "Spoils": ("Saques", "Λάφυρα"),
-    "Trade": ("Comércio", "Εμπόριο"), "Troops": ("Tropas", "Στρατεύματα"), "neutral": ("neutra", "ουδέτερη"),
+    "Trade": ("Com.", "Εμπόρ."), "Troops": ("Tropas", "Στρατ."), "neutral": ("neutra", "ουδέτερη"),
     "ATK attack, DEF defence, CON conquest, >X target, bold = heavy; provinces sharing an edge are adjacent": (
         "ATK ataque, DEF defesa, CON conquista, >X alvo, negrito = pesada; províncias com um lado comum são adjacentes",
         "ATK επίθεση, DEF άμυνα, CON κατάκτηση, >X στόχος, έντονα = βαρύ· επαρχίες με κοινή πλευρά γειτονεύουν"),
