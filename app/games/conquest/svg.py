@@ -228,11 +228,13 @@ def render(view: dict[str, Any], seat: str | None) -> str:
         out.append(_link(a, b, kind))
     for t in D.TERRITORIES:
         out.append(_territory(t, terr.get(t, {}), colours, highlight))
-    legend = "  ".join(
-        f"{D.COLOUR_STYLE[c['colour']][2]} = {c['seat']} {c['colour']}" for c in view.get("commanders", [])
-    )
+    x = 8  # one text per commander and one for the key, so that each is translated whole
+    for c in view.get("commanders", []):
+        item = f"{D.COLOUR_STYLE[c['colour']][2]} = {c['seat']} {c['colour']}"
+        out.append(f'<text x="{x}" y="{H - 10}" font-size="13">{escape(item)}</text>')
+        x += 140  # room for the longest colour name in any language
     out.append(
-        f'<text x="8" y="{H - 10}" font-size="13">{escape(legend)}   '
+        f'<text x="{x + 10}" y="{H - 10}" font-size="13">'
         "\u2014 land  - - sea  \u00b7\u00b7 air  \u2248 map edge  \u25a0 = 10 armies</text>"
     )
     out.append("</svg>")

@@ -33,6 +33,10 @@ TERMS = {
 }
 
 MESSAGES = {
+    "{letter} = {seat} {colour}": ("{letter} = {seat} {colour}", "{letter} = {seat} {colour}"),
+    "\u2014 land  - - sea  \u00b7\u00b7 air  \u2248 map edge  \u25a0 = 10 armies": (
+        "\u2014 terra  - - mar  \u00b7\u00b7 ar  \u2248 borda do mapa  \u25a0 = 10 exércitos",
+        "\u2014 ξηρά  - - θάλασσα  \u00b7\u00b7 αέρας  \u2248 άκρη χάρτη  \u25a0 = 10 στρατοί"),
     "{seat} owes an order.": ("{seat} deve uma ordem.", "Ο {seat} οφείλει εντολή."),
     "Unknown territory or card '{value}'.": ("Território ou carta desconhecida '{value}'.", "Άγνωστο έδαφος ή κάρτα '{value}'."),
     "Counts must be whole numbers of at least 1.": ("As quantidades têm de ser números inteiros de pelo menos 1.", "Οι ποσότητες πρέπει να είναι ακέραιοι αριθμοί τουλάχιστον 1."),
