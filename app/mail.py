@@ -281,7 +281,9 @@ def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP 
                                        filename=report_filename(report))
         if conn is None:
             conn = _smtp(app)
-        refused = conn.send_message(msg, to_addrs=[row.to_addr])
+        from app.mailin import return_path
+
+        refused = conn.send_message(msg, from_addr=return_path(row.message_id), to_addrs=[row.to_addr])
         if refused:
             code, text = next(iter(refused.values()))
             return ("failed" if code >= 500 else "deferred"), f"{code} {text!r}"

@@ -76,6 +76,58 @@ def bounce_address() -> str:
     return str(_cfg("INBOUND_BOUNCE_ADDRESS", "") or "") or parseaddr(str(_cfg("MAIL_FROM", "") or ""))[1]
 
 
+def verp_enabled() -> bool:
+    return str(_cfg("INBOUND_VERP", True)).lower() not in ("0", "false", "no", "off", "")
+
+
+def _bounce_mac(message_id: str) -> str:
+    digest = hmac.new(str(current_app.config["SECRET_KEY"]).encode(), b"bounce\0" + message_id.encode(),
+                      "sha256").digest()
+    return base64.b32encode(digest[:16]).decode().lower().rstrip("=")
+
+
+def return_path(message_id: str) -> str | None:
+    """The envelope sender of an outgoing mail: the bounce address with a mark of this mail.
+
+    ``bounces+b<mac>@domain`` (VERP), where the mac is an HMAC of the mail's
+    Message-ID: a delivery report counts only when it comes back to the return
+    path of the very mail it reports on, so nobody can forge one to mark a
+    player's address as bouncing.  None when ``INBOUND_VERP`` is off (the
+    envelope sender is then ``MAIL_FROM``) or there is no bounce address.
+    """
+    addr = bounce_address()
+    if not verp_enabled() or "@" not in addr:
+        return None
+    local, _, domain = addr.rpartition("@")
+    return f"{local}{delimiter()}b{_bounce_mac(message_id)}@{domain}"
+
+
+def is_return_path(address: str) -> bool:
+    """Shaped like a return path of ours (its mark is checked against a Message-ID later)."""
+    return _return_mark(address) is not None
+
+
+def _return_mark(address: str) -> str | None:
+    addr = parseaddr(address)[1].lower()
+    bounce = bounce_address().lower()
+    if "@" not in addr or "@" not in bounce:
+        return None
+    local, _, domain = bounce.rpartition("@")
+    a_local, _, a_domain = addr.rpartition("@")
+    prefix = f"{local}{delimiter()}b"
+    if a_domain != domain or not a_local.startswith(prefix):
+        return None
+    mark = a_local[len(prefix):]
+    return mark if re.fullmatch(r"[a-z2-7]{26}", mark) else None
+
+
+def returned_to_us(addresses: Iterable[str], message_id: str) -> bool:
+    """Whether one of ``addresses`` is the return path of the mail ``message_id`` (constant-time)."""
+    expected = _bounce_mac(message_id).encode()
+    return any(hmac.compare_digest(mark.encode(), expected)
+               for mark in (_return_mark(a) for a in addresses) if mark is not None)
+
+
 def max_bytes() -> int:
     return int(_cfg("INBOUND_MAX_BYTES", DEFAULT_MAX_BYTES) or DEFAULT_MAX_BYTES)
 

@@ -41,7 +41,7 @@ from app import turns
 from app.db import get_engine, write_session
 from app.games import IllegalOrder, get_rules
 from app.mail import clean_header, queue_mail
-from app.mailin import REPLY_KIND, max_bytes, seat_from_addresses, seat_reply_address
+from app.mailin import REPLY_KIND, max_bytes, returned_to_us, seat_from_addresses, seat_reply_address, verp_enabled
 from app.mailin.models import InboundMail
 from app.mailin.text import (
     MAX_ORDER_CHARS,
@@ -193,7 +193,7 @@ def _finish(engine: Any, claim_id: int, result: Result, now: datetime) -> None:
 def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_from: str | None,
             too_large: bool, since: datetime | None, now: datetime) -> Result:
     if is_delivery_report(msg):
-        return _delivery_report(engine, msg, key)
+        return _delivery_report(engine, msg, key, rcpt_tos)
     reason = auto_reason(msg, mail_from)
     if reason:
         return Result("auto", detail=reason)
@@ -482,7 +482,14 @@ def _report_fields(msg: EmailMessage) -> tuple[list[dict[str, str]], str]:
     return recipients, original.strip()
 
 
-def _delivery_report(engine: Any, msg: EmailMessage, key: str) -> Result:
+def _delivery_report(engine: Any, msg: EmailMessage, key: str, rcpt_tos: Sequence[str] = ()) -> Result:
+    """A delivery status notification (RFC 3464): a failure marks the address as bouncing.
+
+    Only a report that came back to the return path of the very mail it names
+    counts (``mailin.return_path``: an HMAC of that mail's Message-ID); any
+    other is recorded and changes nothing, so a forged report cannot silence a
+    player.  With ``INBOUND_VERP`` off no report marks an address.
+    """
     try:
         recipients, original = _report_fields(msg)
     except Exception:
@@ -497,6 +504,9 @@ def _delivery_report(engine: Any, msg: EmailMessage, key: str) -> Result:
         out = session.exec(select(OutboxMail).where(OutboxMail.message_id == original)).first()
         if out is None:
             return Result("bounce", detail="failure for a message we did not send")
+        envelope = [*rcpt_tos, *(header(msg, name) for name in ("Delivered-To", "X-Original-To", "Envelope-To", "To"))]
+        if not verp_enabled() or not returned_to_us(envelope, original):
+            return Result("bounce", detail=f"failure report for {original[:80]} not sent to its return path: ignored")
         player = session.exec(select(Player).where(Player.email == out.to_addr)).first()
         game = session.get(Game, out.game_id) if out.game_id is not None else None
     result = Result("bounce", detail=f"{out.to_addr} failed", game_id=out.game_id, step_no=out.step_no)

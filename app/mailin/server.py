@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 
 from app.db import get_engine
-from app.mailin import has_reply_token, is_base_address, max_bytes, seat_from_addresses
+from app.mailin import has_reply_token, is_base_address, is_return_path, max_bytes, seat_from_addresses
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ class InboundHandler:
                     if seat_from_addresses(session, [address]) is None:
                         return "550 5.1.1 This order address is not valid (any more): reply to your latest turn mail"
                 return ""
-            if is_base_address(address):
+            if is_base_address(address) or is_return_path(address):
                 return ""
         return "550 5.1.1 No such recipient here"
 

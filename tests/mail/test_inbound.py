@@ -7,6 +7,7 @@ server, where their envelope and headers are checked.
 
 from __future__ import annotations
 
+import hashlib
 import smtplib
 from email.message import EmailMessage
 
@@ -222,12 +223,13 @@ def test_auto_replies_are_not_answered(smtp_app, receiver, runner, extra, mail_f
     assert inbound(smtp_app)[0].status == "auto"
 
 
-def _dsn(original_id: str, recipient: str, action: str = "failed") -> bytes:
+def _dsn(original_id: str, recipient: str, action: str = "failed", to: str = "turns@pbem.localhost") -> bytes:
+    tag = hashlib.sha256(to.encode()).hexdigest()[:8]
     return (
         "From: Mail Delivery System <MAILER-DAEMON@mx.example.org>\r\n"
-        "To: turns@pbem.localhost\r\n"
+        f"To: {to}\r\n"
         "Subject: Undelivered Mail Returned to Sender\r\n"
-        f"Message-ID: <dsn-{action}-" + original_id.strip("<>").replace("@", ".") + "@mx.example.org>\r\n"
+        f"Message-ID: <dsn-{action}-{tag}-" + original_id.strip("<>").replace("@", ".") + "@mx.example.org>\r\n"
         "Auto-Submitted: auto-replied\r\n"
         "MIME-Version: 1.0\r\n"
         'Content-Type: multipart/report; report-type=delivery-status; boundary="BND"\r\n\r\n'
@@ -246,12 +248,16 @@ def test_delivery_report_marks_the_address_bounced_and_tells_the_gm(smtp_app, re
     create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
     set_aside_turn_mails(smtp_app)
     start_b = [m for m in outbox(smtp_app, "start") if m.seat == "B"][0]
-    send(receiver.port, _dsn("<unknown.1@pbem.example.org>", "b@example.org"), to=["turns@pbem.localhost"],
-         mail_from="")
-    send(receiver.port, _dsn(start_b.message_id, "b@example.org", action="delayed"), to=["turns@pbem.localhost"],
-         mail_from="")
+    start_a = [m for m in outbox(smtp_app, "start") if m.seat == "A"][0]
+    with smtp_app.app_context():
+        from app.mailin import return_path
+
+        back_b, back_a = return_path(start_b.message_id), return_path(start_a.message_id)
+    assert back_b.startswith("turns+b") and back_b.endswith("@pbem.localhost") and back_b != back_a
+    send(receiver.port, _dsn("<unknown.1@pbem.example.org>", "b@example.org"), to=[back_b], mail_from="")
+    send(receiver.port, _dsn(start_b.message_id, "b@example.org", action="delayed"), to=[back_b], mail_from="")
     assert not player(smtp_app, "b@example.org").bounced
-    send(receiver.port, _dsn(start_b.message_id, "b@example.org"), to=["turns@pbem.localhost"], mail_from="")
+    send(receiver.port, _dsn(start_b.message_id, "b@example.org"), to=[back_b], mail_from="")
     assert player(smtp_app, "b@example.org").bounced
     assert not player(smtp_app, "a@example.org").bounced
     assert outbox(smtp_app, "reply-") == [], "a delivery report is never answered"
@@ -260,6 +266,42 @@ def test_delivery_report_marks_the_address_bounced_and_tells_the_gm(smtp_app, re
     assert gm["to"] == ["gm@example.org"] and "bounced" in gm["msg"]["Subject"]
     assert "b@example.org" in _body(gm["msg"]) and "user unknown" in _body(gm["msg"])
     assert [r.status for r in inbound(smtp_app)] == ["bounce"] * 3
+
+
+def test_a_forged_delivery_report_changes_nothing(smtp_app, receiver, runner):
+    """Message-IDs can be guessed; the return path of each mail cannot: a report sent anywhere
+    else (the plain bounce address, another mail's return path, a made-up mark) is ignored."""
+    create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    set_aside_turn_mails(smtp_app)
+    start_b = [m for m in outbox(smtp_app, "start") if m.seat == "B"][0]
+    start_a = [m for m in outbox(smtp_app, "start") if m.seat == "A"][0]
+    with smtp_app.app_context():
+        from app.mailin import return_path
+
+        back_a = return_path(start_a.message_id)
+    made_up = "turns+b" + "a" * 26 + "@pbem.localhost"
+    for to in ("turns@pbem.localhost", back_a, made_up):
+        send(receiver.port, _dsn(start_b.message_id, "b@example.org", to=to), to=[to], mail_from="")
+    assert not player(smtp_app, "b@example.org").bounced
+    assert outbox(smtp_app, "bounce-") == [] and outbox(smtp_app, "reply-") == []
+    assert [r.status for r in inbound(smtp_app)] == ["bounce"] * 3
+    assert all("ignored" in r.detail for r in inbound(smtp_app))
+
+
+def test_each_mail_goes_out_with_its_own_return_path(smtp_app, smtp, runner):
+    smtp_app.config["RENDER_WORKERS"] = 0  # the toy game lives in this process only
+    create_game(runner, "toy", ("a@example.org", "b@example.org"))
+    deliver(runner)
+    senders = {m["to"][0]: m["from"] for m in smtp.sink.messages}
+    assert len(senders) == 2 and len(set(senders.values())) == 2
+    for sender in senders.values():
+        assert sender.startswith("turns+b") and sender.endswith("@pbem.localhost")
+    smtp_app.config["INBOUND_VERP"] = False
+    smtp.sink.messages.clear()
+    create_game(runner, "toy", ("c@example.org", "d@example.org"))
+    deliver(runner)
+    assert {m["from"] for m in smtp.sink.messages} <= {"turns@pbem.localhost", ""} | {
+        __import__("email.utils").utils.parseaddr(smtp_app.config["MAIL_FROM"])[1]}
 
 
 def test_the_same_mail_delivered_twice_is_handled_once(smtp_app, receiver, runner, smtp):

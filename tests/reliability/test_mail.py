@@ -161,7 +161,7 @@ def test_b19_451_retried_with_backoff_550_permanent_others_delivered(app, runner
     assert [m["to"] for m in sink.messages] == [["ok@example.org"]]
 
     class Partly:
-        def send_message(self, msg, to_addrs):
+        def send_message(self, msg, from_addr=None, to_addrs=()):
             return {to_addrs[0]: (550, b"refused")}
 
     row = _outbox(app)[0]
@@ -238,13 +238,13 @@ def test_b21_injected_recipient_address_adds_no_recipient(smtp_app, smtp, runner
         assert m["msg"]["Bcc"] is None and not any(line.lower().startswith(b"bcc:") for line in head)
 
 
-def _dsn(original_id: str, recipient: str, action: str = "failed") -> bytes:
+def _dsn(original_id: str, recipient: str, action: str = "failed", tag: str = "") -> bytes:
     """An RFC 3464 delivery status notification about one of our mails."""
     return (
         "From: Mail Delivery System <MAILER-DAEMON@mx.example.net>\r\n"
         "To: turns@pbem.example.org\r\n"
         "Subject: Undelivered Mail Returned to Sender\r\n"
-        f"Message-ID: <dsn-{abs(hash((original_id, action)))}@mx.example.net>\r\n"
+        f"Message-ID: <dsn-{abs(hash((original_id, action, tag)))}@mx.example.net>\r\n"
         "Auto-Submitted: auto-replied\r\n"
         "MIME-Version: 1.0\r\n"
         'Content-Type: multipart/report; report-type=delivery-status; boundary="B"\r\n\r\n'
@@ -273,13 +273,19 @@ def test_b22_delivery_report_marks_address_bad_tells_gm_game_unaffected(app, cli
     made = create_game(runner, "toy", ("gone@example.org", "b@example.org"), "--gm", "gm@example.org")
     before = game_row(app, made["game"])
     start = mails(app, to_addr="gone@example.org")[0]
+    from app.mailin import return_path
+
     with app.app_context():
-        delayed = handle_message(_dsn(start.message_id, "gone@example.org", "delayed"), mail_from="")
+        back = [return_path(start.message_id)]  # reports come back to the mail's own return path
+        delayed = handle_message(_dsn(start.message_id, "gone@example.org", "delayed"), rcpt_tos=back, mail_from="")
+        forged = handle_message(_dsn(start.message_id, "gone@example.org", "failed", "forged"),
+                                rcpt_tos=["turns@pbem.example.org"], mail_from="")
     with Session(get_engine(app)) as s:
         assert not s.exec(select(Player).where(Player.email == "gone@example.org")).one().bounced
+    assert "ignored" in forged.detail, "a report sent anywhere but the return path changes nothing"
     with app.app_context():
-        result = handle_message(_dsn(start.message_id, "gone@example.org"), mail_from="")
-        again = handle_message(_dsn(start.message_id, "gone@example.org"), mail_from="")
+        result = handle_message(_dsn(start.message_id, "gone@example.org"), rcpt_tos=back, mail_from="")
+        again = handle_message(_dsn(start.message_id, "gone@example.org"), rcpt_tos=back, mail_from="")
     assert delayed.status == "bounce" and result.status == "bounce" and again.status == "duplicate"
     with Session(get_engine(app)) as s:
         players = {p.email: p.bounced for p in s.exec(select(Player))}
