@@ -120,21 +120,6 @@ def storm_counts(app, tick_at: datetime) -> tuple[Counter, list]:
     return by_slug, samples
 
 
-def render_step(contexts: list[dict], link: str) -> None:
-    """A step's reports as the render pool makes them: each shared map page once, then each seat's pages."""
-    from app.reports import join_pdfs, map_key, pdf_of, render_html, render_map_html, render_pdf, shares_map
-
-    maps: dict[str, bytes] = {}
-    for ctx in contexts:
-        if not shares_map(ctx):
-            render_pdf(ctx, link)
-            continue
-        key = map_key(ctx)
-        if key not in maps:
-            maps[key] = pdf_of(render_map_html(ctx))
-        join_pdfs(maps[key], pdf_of(render_html(ctx, link), skip_first=True))
-
-
 def measure_floor(app, samples: dict[str, list], per_slug: int, repeat: int) -> dict[str, dict[str, float]]:
     """Per game: floor (static page) and real (the platform's renders of whole steps, as the pool
     makes them: a shared map page once per step) seconds per report, on one core, side by side."""
@@ -164,7 +149,7 @@ def measure_floor(app, samples: dict[str, list], per_slug: int, repeat: int) -> 
                     first = False
                 floor.append(benchlib.timed(benchlib.render_static, html, repeat=repeat))
             with app.app_context():
-                real += benchlib.timed(render_step, group, link, repeat=repeat)
+                real += benchlib.timed(benchlib.render_step, group, link, repeat=repeat)
         out[slug] = {"floor": sum(floor) / len(floor), "real": real / len(floor),
                      "html_kb": sum(size) / len(size) / 1024, "sampled": len(floor)}
     return out
