@@ -16,22 +16,24 @@
    (an order of the seat's anytime prompt, or any order while the seat owes
    nothing in a game with that extra, goes to ``app.turns.accept_anytime``);
 5. answers the player at the address on file (never the From or Reply-To of
-   the inbound mail) with a confirmation or the errors, through the outbox.
+   the inbound mail) with a confirmation or the errors, through the outbox, in
+   the player's language (``Player.language``).
 """
 
 from __future__ import annotations
 
 import email
+import functools
 import hashlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage, Message
 from email.utils import parseaddr
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
@@ -40,6 +42,9 @@ from sqlmodel import Session, select
 from app import turns
 from app.db import get_engine, write_session
 from app.games import IllegalOrder, get_rules
+from app.i18n import current_language, gettext, player_locale
+from app.i18n.games import translate_game_text
+from app.i18n.terms import N_
 from app.mail import clean_header, queue_mail
 from app.mailin import REPLY_KIND, max_bytes, returned_to_us, seat_from_addresses, seat_reply_address, verp_enabled
 from app.mailin.models import InboundMail
@@ -57,6 +62,7 @@ from app.models import Game, Order, OutboxMail, Player, Seat, iso, utcnow
 from app.tokens import LINK_PLACEHOLDER
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 #: A mail still "processing" after this long was interrupted (crash): handle it again.
 STALE = timedelta(minutes=10)
@@ -227,7 +233,7 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
         return ctx.answer("empty", "no order found", game.step_no, _empty_text(ctx, prompt))
     if len(text) > MAX_ORDER_CHARS:
         return ctx.answer("rejected", "too long", game.step_no,
-                          _rejected_text(ctx, prompt, text, "The order is too long."))
+                          _rejected_text(ctx, prompt, text, TOO_LONG))
     rules = get_rules(game.slug)
     game_id, seat_pk = game.id or 0, seat.id or 0
     for _attempt in range(2):
@@ -239,7 +245,7 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
         except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
             log.warning("parse of a mailed order failed: %s", exc)
             return ctx.answer("rejected", "unreadable", step_no,
-                              _rejected_text(ctx, prompt, text, "This order could not be read."))
+                              _rejected_text(ctx, prompt, text, UNREADABLE))
         if since is not None and _already_stored(engine, game, seat, text, since):
             return ctx.answer("accepted", "stored before an interruption", step_no,
                               _accepted_text(ctx, prompt, text, step_no, False))
@@ -278,7 +284,7 @@ def _handle_anytime(engine: Any, ctx: _Context, seat: Seat, text: str, prompt: d
     step_no = game.step_no
     if len(text) > MAX_ORDER_CHARS:
         return ctx.answer("rejected", "too long", step_no,
-                          _rejected_text(ctx, prompt, text, "The order is too long.", anytime=True))
+                          _rejected_text(ctx, prompt, text, TOO_LONG, anytime=True))
     rules = get_rules(game.slug)
     try:
         order = rules.parse(text)
@@ -287,7 +293,7 @@ def _handle_anytime(engine: Any, ctx: _Context, seat: Seat, text: str, prompt: d
     except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
         log.warning("parse of a mailed order failed: %s", exc)
         return ctx.answer("rejected", "unreadable", step_no,
-                          _rejected_text(ctx, prompt, text, "This order could not be read.", anytime=True))
+                          _rejected_text(ctx, prompt, text, UNREADABLE, anytime=True))
     if since is not None and _already_stored(engine, game, seat, text, since):
         return ctx.answer("accepted", "stored before an interruption", step_no, _anytime_text(ctx, prompt, text))
     try:
@@ -357,10 +363,50 @@ class _Context:
 
 
 # --------------------------------------------------------------------------- answers
+#
+# Every answer is written in the language of the seat's player (``Player.language``);
+# the game's own words in it (the prompt title, the game's reason for refusing an
+# order) are translated like on the pages (``app.i18n.games``).  The quoted order
+# and the link placeholder are never translated.
+
+#: the reasons for refusing an order that are ours, not the game's
+TOO_LONG = N_("The order is too long.")
+UNREADABLE = N_("This order could not be read.")
+_OWN_PROBLEMS = (TOO_LONG, UNREADABLE)
+
+
+def _in_players_language(fn: Callable[..., _T]) -> Callable[..., _T]:
+    """Write the answer (``fn(ctx, ...)``) in the language of ``ctx.player``."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx: _Context, *args: Any, **kwargs: Any) -> _T:
+        with player_locale(ctx.player.language):
+            return fn(ctx, *args, **kwargs)
+
+    return wrapper
+
+
+def _game_text(ctx: _Context, text: str) -> str:
+    """A sentence of the game (English in the engines) in the current language."""
+    return translate_game_text(ctx.game.slug, text, current_language())
+
+
+def _title(ctx: _Context, prompt: dict[str, Any], default: str) -> str:
+    return _game_text(ctx, str(prompt["title"])) if "title" in prompt else default
+
+
+def _problem(ctx: _Context, problem: str) -> str:
+    return gettext(problem) if problem in _OWN_PROBLEMS else _game_text(ctx, problem)
+
+
+def _your_page() -> str:
+    return gettext("Your page:") + " " + LINK_PLACEHOLDER
 
 
 def _step_words(game: Game, step_no: int) -> str:
-    return f"step {step_no}" + (f" (turn {game.turn_key})" if game.turn_key and step_no == game.step_no else "")
+    if game.turn_key and step_no == game.step_no:
+        return gettext("step %(step)s (turn %(turn)s)", step=step_no, turn=game.turn_key)
+    return gettext("step %(step)s", step=step_no)
 
 
 def _deadline(game: Game) -> str:
@@ -370,86 +416,110 @@ def _deadline(game: Game) -> str:
 
 
 def _how_to(ctx: _Context, prompt: dict[str, Any], anytime: bool = False) -> str:
+    title = _title(ctx, prompt, gettext("a decision"))
     if anytime:
-        lines = [f"You owe nothing now; at any time you may send: {prompt.get('title', 'a decision')}."]
+        lines = [gettext("You owe nothing now; at any time you may send: %(title)s.", title=title)]
     else:
-        lines = [f"You owe: {prompt.get('title', 'a decision')} ({_step_words(ctx.game, ctx.game.step_no)})."]
+        lines = [gettext("You owe: %(title)s (%(step)s).", title=title, step=_step_words(ctx.game, ctx.game.step_no))]
     if ctx.game.deadline is not None and not anytime:
-        lines.append(f"Deadline: {_deadline(ctx.game)}.")
+        lines.append(gettext("Deadline: %(deadline)s.", deadline=_deadline(ctx.game)))
     if prompt.get("example"):
-        lines += ["", "Write one order in the game's notation, for example:", "", f"    {prompt['example']}"]
-    lines += ["", "Send it to your order address (or reply to your latest turn mail):",
-              f"    {ctx.reply_addr}", "or use your personal page:", f"    {LINK_PLACEHOLDER}"]
+        lines += ["", gettext("Write one order in the game's notation, for example:"), "", f"    {prompt['example']}"]
+    lines += ["", gettext("Send it to your order address (or reply to your latest turn mail):"),
+              f"    {ctx.reply_addr}", gettext("or use your personal page:"), f"    {LINK_PLACEHOLDER}"]
     return "\n".join(lines)
 
 
+@_in_players_language
 def _footer(ctx: _Context) -> str:
-    sender = clean_header(ctx.sender)[:200] or "an unknown sender"
-    return (f"\n\n--\nThis answers a mail from {sender} to the order address of seat {ctx.seat.seat}.\n"
-            "It is an automatic answer: replies to it are not read.\n")
+    sender = clean_header(ctx.sender)[:200] or gettext("an unknown sender")
+    return ("\n\n--\n"
+            + gettext("This answers a mail from %(sender)s to the order address of seat %(seat)s.",
+                      sender=sender, seat=ctx.seat.seat)
+            + "\n" + gettext("It is an automatic answer: replies to it are not read.") + "\n")
 
 
+@_in_players_language
 def _accepted_text(ctx: _Context, prompt: dict[str, Any], text: str, step_no: int,
                    resolved: bool) -> tuple[str, str]:
     game = ctx.game
-    lines = [f"Your order for {ctx.name}, seat {ctx.seat.seat}, is on file for step {step_no}"
-             f" ({prompt.get('title', 'your decision')}):", "", quote(text), ""]
+    title = _title(ctx, prompt, gettext("your decision"))
+    lines = [gettext("Your order for %(game)s, seat %(seat)s, is on file for step %(step)s (%(title)s):",
+                     game=ctx.name, seat=ctx.seat.seat, step=step_no, title=title),
+             "", quote(text), ""]
     if ctx.replied_step is not None and ctx.replied_step != step_no:
-        lines += [f"Your mail answered the mail of step {ctx.replied_step}; the order was applied to "
-                  f"step {step_no}, the decision open when it arrived.", ""]
+        lines += [gettext("Your mail answered the mail of step %(replied)s; the order was applied to step %(step)s, "
+                          "the decision open when it arrived.", replied=ctx.replied_step, step=step_no), ""]
     if resolved:
-        lines += ["Every order was in, so the step was resolved at once; your next turn mail follows.", ""]
+        lines += [gettext("Every order was in, so the step was resolved at once; your next turn mail follows."), ""]
     else:
-        lines += ["You can change it until the deadline"
-                  + (f" ({_deadline(game)})" if game.deadline else "")
-                  + " by sending another order by mail or on your personal page; the last order received "
-                  "counts.", "", f"Your page: {LINK_PLACEHOLDER}"]
-    return f"order received for step {step_no}", "\n".join(lines)
+        if game.deadline:
+            lines.append(gettext("You can change it until the deadline (%(deadline)s) by sending another order by "
+                                 "mail or on your personal page; the last order received counts.",
+                                 deadline=_deadline(game)))
+        else:
+            lines.append(gettext("You can change it until the deadline by sending another order by mail or on "
+                                 "your personal page; the last order received counts."))
+        lines += ["", _your_page()]
+    return gettext("order received for step %(step)s", step=step_no), "\n".join(lines)
 
 
+@_in_players_language
 def _rejected_text(ctx: _Context, prompt: dict[str, Any], text: str, problem: str,
                    anytime: bool = False) -> tuple[str, str]:
-    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was read, but no order was stored:", "",
-             quote(text), "", f"Problem: {problem}", "", _how_to(ctx, prompt, anytime)]
-    return "order NOT accepted", "\n".join(lines)
+    problem = _problem(ctx, problem)
+    lines = [gettext("Your mail for %(game)s, seat %(seat)s, was read, but no order was stored:",
+                     game=ctx.name, seat=ctx.seat.seat), "",
+             quote(text), "", gettext("Problem: %(problem)s", problem=problem), "",
+             _how_to(ctx, prompt, anytime)]
+    return gettext("order NOT accepted"), "\n".join(lines)
 
 
+@_in_players_language
 def _anytime_text(ctx: _Context, prompt: dict[str, Any], text: str) -> tuple[str, str]:
-    lines = [f"Your order for {ctx.name}, seat {ctx.seat.seat}, was applied at once"
-             f" ({prompt.get('title', 'a decision you may send at any time')}):", "", quote(text), "",
-             f"The game log on your page shows what followed: {LINK_PLACEHOLDER}"]
-    return "order applied", "\n".join(lines)
+    title = _title(ctx, prompt, gettext("a decision you may send at any time"))
+    lines = [gettext("Your order for %(game)s, seat %(seat)s, was applied at once (%(title)s):",
+                     game=ctx.name, seat=ctx.seat.seat, title=title),
+             "", quote(text), "",
+             gettext("The game log on your page shows what followed: %(link)s", link=LINK_PLACEHOLDER)]
+    return gettext("order applied"), "\n".join(lines)
 
 
+@_in_players_language
 def _empty_text(ctx: _Context, prompt: dict[str, Any]) -> tuple[str, str]:
-    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was read, but no order was found in it "
-             "(quoted text, signatures and lines starting with # are ignored).", "", _how_to(ctx, prompt)]
-    return "no order found", "\n".join(lines)
+    lines = [gettext("Your mail for %(game)s, seat %(seat)s, was read, but no order was found in it "
+                     "(quoted text, signatures and lines starting with # are ignored).",
+                     game=ctx.name, seat=ctx.seat.seat), "", _how_to(ctx, prompt)]
+    return gettext("no order found"), "\n".join(lines)
 
 
+@_in_players_language
 def _closed_text(ctx: _Context, text: str) -> tuple[str, str]:
     game = ctx.game
     if game.status == "finished":
-        why = "the game is over."
+        why = gettext("the game is over.")
     elif game.status != "running":
-        why = f"the game is {game.status}."
+        status = gettext(game.status)
+        why = gettext("the game is %(status)s.", status=status)
     else:
-        waiting = ", ".join(sorted(game.owed)) or "nobody"
-        why = f"you owe no decision now (waiting for {waiting})."
-    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was read, but no order was stored: {why}"]
+        waiting = ", ".join(sorted(game.owed)) or gettext("nobody")
+        why = gettext("you owe no decision now (waiting for %(who)s).", who=waiting)
+    lines = [gettext("Your mail for %(game)s, seat %(seat)s, was read, but no order was stored: %(why)s",
+                     game=ctx.name, seat=ctx.seat.seat, why=why)]
     if text:
         lines += ["", quote(text)]
-    lines += ["", "Your next turn mail tells you when you owe a decision again.", f"Your page: {LINK_PLACEHOLDER}"]
-    return "no order stored", "\n".join(lines)
+    lines += ["", gettext("Your next turn mail tells you when you owe a decision again."), _your_page()]
+    return gettext("no order stored"), "\n".join(lines)
 
 
+@_in_players_language
 def _too_large_text(ctx: _Context) -> tuple[str, str]:
     limit = max_bytes() // 1024
-    lines = [f"Your mail for {ctx.name}, seat {ctx.seat.seat}, was too large to read (at most {limit} KB); "
-             "nothing was stored.", "",
-             "Send only your order as plain text, without attachments or pictures, to:",
-             f"    {ctx.reply_addr}", f"or use your personal page: {LINK_PLACEHOLDER}"]
-    return "mail too large, no order stored", "\n".join(lines)
+    lines = [gettext("Your mail for %(game)s, seat %(seat)s, was too large to read (at most %(limit)s KB); "
+                     "nothing was stored.", game=ctx.name, seat=ctx.seat.seat, limit=limit), "",
+             gettext("Send only your order as plain text, without attachments or pictures, to:"),
+             f"    {ctx.reply_addr}", gettext("or use your personal page:") + " " + LINK_PLACEHOLDER]
+    return gettext("mail too large, no order stored"), "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- delivery reports
