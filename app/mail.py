@@ -140,7 +140,9 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
         with player_locale(((report.context or {}).get("player") or {}).get("language") if report else None):
             ics = one_deadline_ics(report.context, link) if report is not None else None
         if ics:
-            msg.add_attachment(ics, maintype="text", subtype="calendar", filename="deadline.ics")
+            # UTF-8 said aloud: a summary in Greek or Portuguese is not ASCII
+            msg.add_attachment(ics, maintype="text", subtype="calendar", filename="deadline.ics",
+                               params={"charset": "utf-8"})
     return msg
 
 
