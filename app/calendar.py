@@ -1,4 +1,8 @@
-"""Deadlines as iCalendar (RFC 5545): a player's feed, and one event per turn mail."""
+"""Deadlines as iCalendar (RFC 5545): a player's feed, and one event per turn mail.
+
+Written in the current language: the player's own (the feed is served on the
+player's settings page; a turn mail is built inside ``player_locale``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from datetime import timedelta
 
 from icalendar import Calendar, Event
 
+from app.i18n import gettext
 from app.models import Game, Seat, iso
 
 
@@ -13,21 +18,21 @@ def _calendar() -> Calendar:
     cal = Calendar()
     cal.add("prodid", "-//PBEM turn processor//deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", "Game deadlines")
+    cal.add("x-wr-calname", gettext("Game deadlines"))
     return cal
 
 
 def deadline_event(game_id: int, title: str, seat: str, step_no: int, deadline, link: str = "") -> Event:  # type: ignore[no-untyped-def]
     event = Event()
     event.add("uid", f"deadline-g{game_id}-s{step_no}-{seat}@pbem")
-    event.add("summary", f"{title} #{game_id}: orders due ({seat})")
+    event.add("summary", gettext("%(title)s #%(id)s: orders due (%(seat)s)", title=title, id=game_id, seat=seat))
     event.add("dtstart", deadline - timedelta(minutes=30))
     event.add("dtend", deadline)
     event.add("dtstamp", deadline)
     if link:
         event.add("url", link)
-        event.add("description", f"Send your orders: {link}")
-    alarm_text = f"Orders due in {title} #{game_id}"
+        event.add("description", gettext("Send your orders: %(link)s", link=link))
+    alarm_text = gettext("Orders due in %(title)s #%(id)s", title=title, id=game_id)
     from icalendar import Alarm
 
     alarm = Alarm()
