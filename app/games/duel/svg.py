@@ -231,7 +231,7 @@ def board_svg(view: dict[str, Any], seat: str | None) -> str:
         cands = view.get("candidates", []) if s == seat else []
         elems, w, h = area_svg(area, title, x, 4, cands, view.get("last", {}).get(s))
         parts.extend(elems)
-        x += max(w, 200) + 14
+        x += max(w, 200, 8.5 * len(title)) + 14  # room for the title, translated ones too
         height = max(height, h)
     parts.extend(legend(6, height + 10))
     width, total_h = max(x, 380), height + 38
