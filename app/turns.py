@@ -315,8 +315,9 @@ def submit_anytime(
 ) -> Order:
     """Apply an order the seat may send at any time (the game's ``apply_anytime``) at once.
 
-    It closes the open step like a resolution (in the same kind of transaction, under the
-    game row's lock, so a resolution racing it finds the step gone): the order is stored,
+    ``game`` was loaded in this write transaction with its row locked (``locked_game``).
+    It closes the open step like a resolution (so a resolution racing it finds the step
+    gone): the order is stored,
     its events logged, and the next step opens from the new state, owed seats and prompts
     computed again.  Orders on file for the closed step move to the new one when their seat
     still owes the same decision and the order is still legal; the others are not used.
@@ -326,8 +327,6 @@ def submit_anytime(
         (nothing is stored or changed).
     """
     now = now or utcnow()
-    session.exec(select(Game).where(Game.id == game.id).with_for_update()).one()
-    session.refresh(game)
     if game.status != "running":
         raise StepClosed(game.step_no)
     rules = get_rules(game.slug)
@@ -345,19 +344,8 @@ def submit_anytime(
         seat.missed = 0
         seat.civil_disorder = False
         session.add(seat)
-    step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == step_no)).one()
-    step.resolved_at = now
-    step.orders = {ANYTIME_STEP: {"seat": seat.seat, "order": order}}
-    step.defaulted = []
-    session.add(step)
-    for seq, ev in enumerate(events):
-        data = {k: v for k, v in ev.items() if k not in ("text", "to")}
-        session.add(Event(game_id=game.id, step_no=step_no, seq=seq, to=ev.get("to"),
-                          text=ev["text"], data=data, created_at=now))
-    game.step_no = step_no + 1
-    game.attempts = 0
-    game.last_error = ""
-    _open_step(session, game, rules, new_state, now)
+    _close_step(session, game, rules, {ANYTIME_STEP: {"seat": seat.seat, "order": order}}, [], events,
+                new_state, now)
     moved = False
     for seat_id, kept in on_file.items():
         if kept.source not in ("web", "mail") or seat_id not in game.owed:
@@ -396,7 +384,7 @@ def accept_anytime(
     :raises IllegalOrder: refused (nothing is stored or changed).
     """
     with write_session(engine) as session:
-        game = session.get(Game, game_id)
+        game = locked_game(session, game_id)
         seat = session.get(Seat, seat_pk)
         if game is None or seat is None or seat.game_id != game_id:
             raise StepClosed(0)
@@ -488,10 +476,19 @@ def resolve_step(
     _checkpoint("before_resolve")
     new_state, events = rules.resolve(state, orders, step_rng(game.seed, step_no))
     _checkpoint("after_resolve")
+    _close_step(session, game, rules, orders, missing, events, new_state, now)
+    _checkpoint("before_commit")
+    return game
+
+
+def _close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any], defaulted: list[str],
+                events: list[dict[str, Any]], new_state: dict, now: datetime) -> None:
+    """Record the open step as resolved (its orders, defaults and events), then open the next one."""
+    step_no = game.step_no
     step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == step_no)).one()
     step.resolved_at = now
     step.orders = orders
-    step.defaulted = missing
+    step.defaulted = defaulted
     session.add(step)
     for seq, ev in enumerate(events):
         data = {k: v for k, v in ev.items() if k not in ("text", "to")}
@@ -501,8 +498,6 @@ def resolve_step(
     game.attempts = 0
     game.last_error = ""
     _open_step(session, game, rules, new_state, now)
-    _checkpoint("before_commit")
-    return game
 
 
 def _open_step(
