@@ -209,8 +209,7 @@ def submit(token: str) -> Response:
         _row, resolved = turns.accept_order(engine, game.id, seat.id, order, step_no=step_no, text=notation,
                                             source="web", max_attempts=current_app.config["MAX_ATTEMPTS"])
     except turns.StepClosed:
-        get_session().expire_all()
-        game = get_session().get(Game, game.id)
+        game = _reloaded(game)
         return render_page(game, seat, status=409, error="That step was already resolved, so this order "
                            "was not used. The page now shows what you owe now (if anything).", **keep)
     except IllegalOrder as exc:
@@ -218,6 +217,12 @@ def submit(token: str) -> Response:
     except ValueError as exc:  # a game's parser refusing text in its own words (not an IllegalOrder)
         return render_page(game, seat, status=422, error=f"That order cannot be read: {exc}", **keep)
     return redirect(f"/p/{token}?done={'resolved' if resolved else 'saved'}&r={_row.id}", code=303)
+
+
+def _reloaded(game: Game) -> Game:
+    """The game as it is now (after a write elsewhere), to draw the page again."""
+    get_session().expire_all()
+    return get_session().get(Game, game.id) or game
 
 
 @bp.route("/p/<token>/anytime", methods=["POST"])
@@ -246,13 +251,11 @@ def submit_anytime(token: str) -> Response:
         row, _resolved = turns.accept_anytime(engine, game.id, seat.id, order, source="web",
                                               max_attempts=current_app.config["MAX_ATTEMPTS"])
     except turns.StepClosed:
-        get_session().expire_all()
-        game = get_session().get(Game, game.id)
+        game = _reloaded(game)
         return render_page(game, seat, status=409, error="The game is not running now, so nothing was "
                            "changed.", **keep)
     except IllegalOrder as exc:
-        get_session().expire_all()
-        game = get_session().get(Game, game.id)
+        game = _reloaded(game)
         return render_page(game, seat, status=422,
                            error=current_app.jinja_env.filters["game_text"](str(exc), game.slug), **keep)
     return redirect(f"/p/{token}?done=applied&r={row.id}", code=303)

@@ -201,32 +201,27 @@ def anytime_prompt(state: State, seat: str) -> dict[str, Any] | None:
         return None
     status = state["status"][seat]
     if status == "FULL_AUTO" and seat not in state.get("resuming", []):
-        return {
-            "kind": "seat",
-            "title": "Your seat is under auto-command",
-            "text": "Auto-command plays each of your turns at once, attacks included. "
-            "Resume command and you take over from your next turn.",
-            "example": "RESUME_COMMAND",
-            "prominent": True,
-            "forms": [_button("Resume command", "RESUME"), abandon_form()],
-        }
+        return _seat_prompt("Your seat is under auto-command",
+                            "Auto-command plays each of your turns at once, attacks included. "
+                            "Resume command and you take over from your next turn.",
+                            "RESUME_COMMAND", [_button("Resume command", "RESUME"), abandon_form()], prominent=True)
     if status == "FULL_AUTO":
-        return {
-            "kind": "seat",
-            "title": "You take command again at your next turn",
-            "text": "Until then auto-command plays for you.",
-            "example": "ABANDON CONFIRM",
-            "forms": [abandon_form()],
-        }
+        return _seat_prompt("You take command again at your next turn", "Until then auto-command plays for you.",
+                            "ABANDON CONFIRM", [abandon_form()])
     if status == "ACTIVE":
-        return {
-            "kind": "seat",
-            "title": "Leave the game",
-            "text": "Abandoning is final: the AI plays your seat from then on and you can no longer win.",
-            "example": "ABANDON CONFIRM",
-            "forms": [abandon_form()],
-        }
+        return _seat_prompt("Leave the game",
+                            "Abandoning is final: the AI plays your seat from then on and you can no longer win.",
+                            "ABANDON CONFIRM", [abandon_form()])
     return None
+
+
+def _seat_prompt(title: str, text: str, example: str, forms: list[dict[str, Any]],
+                 prominent: bool = False) -> dict[str, Any]:
+    """A decision about the seat itself (resume command, abandon), offered at any time."""
+    out = {"kind": "seat", "title": title, "text": text, "example": example, "forms": forms}
+    if prominent:
+        out["prominent"] = True
+    return out
 
 
 def _example(state: State, seat: str, forms: list[dict[str, Any]]) -> str:
