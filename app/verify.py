@@ -113,35 +113,27 @@ def replay_export(data: dict[str, Any]) -> ReplayReport:
             continue
         if ANYTIME_STEP in orders:  # closed by an order sent at any time, not by a resolution
             sent = orders[ANYTIME_STEP]
-            try:
-                new_state, _events = rules.apply_anytime(  # type: ignore[attr-defined]
-                    state, sent["seat"], sent["order"], step_rng(seed, step_no, "anytime"))
-            except Exception as exc:  # noqa: BLE001 (a replay failure is a finding, not a crash)
-                report.problems.append(f"step {step_no}: replay failed: {type(exc).__name__}: {exc}")
-                return report
-            state = round_trip(new_state)
-            report.steps_checked += 1
-            if index == len(steps) - 1:
-                report.problems.append(f"step {step_no}: no stored state after the last resolution")
-            continue
-        sources = step.get("sources") or {}
-        play = getattr(rules, "ai_order", None) or rules.random_order
-        for seat in step.get("defaulted") or []:
-            # a missed order is the game's default, or the auto-command's once a seat is in civil disorder
-            drawn = [rules.default_order(state, seat, step_rng(seed, step_no, f"default:{seat}"))]
-            if sources.get(seat) != "default":
-                drawn.append(play(state, seat, step_rng(seed, step_no, f"bot:{seat}")))
-            report.defaults_checked += 1
-            if orders.get(seat) not in [round_trip(o) for o in drawn]:
-                report.problems.append(f"step {step_no}: {seat}'s default order is not the seeded one")
-        for seat in sorted(bots):
-            if seat in orders and seat not in (step.get("defaulted") or []):
-                want = play(state, seat, step_rng(seed, step_no, f"bot:{seat}"))
-                report.bot_orders_checked += 1
-                if round_trip(want) != orders[seat]:
-                    report.problems.append(f"step {step_no}: bot {seat}'s order is not the seeded one")
+            apply, args = rules.apply_anytime, (sent["seat"], sent["order"], step_rng(seed, step_no, "anytime"))  # type: ignore[attr-defined]
+        else:
+            sources = step.get("sources") or {}
+            play = getattr(rules, "ai_order", None) or rules.random_order
+            for seat in step.get("defaulted") or []:
+                # a missed order is the game's default, or the auto-command's once a seat is in civil disorder
+                drawn = [rules.default_order(state, seat, step_rng(seed, step_no, f"default:{seat}"))]
+                if sources.get(seat) != "default":
+                    drawn.append(play(state, seat, step_rng(seed, step_no, f"bot:{seat}")))
+                report.defaults_checked += 1
+                if orders.get(seat) not in [round_trip(o) for o in drawn]:
+                    report.problems.append(f"step {step_no}: {seat}'s default order is not the seeded one")
+            for seat in sorted(bots):
+                if seat in orders and seat not in (step.get("defaulted") or []):
+                    want = play(state, seat, step_rng(seed, step_no, f"bot:{seat}"))
+                    report.bot_orders_checked += 1
+                    if round_trip(want) != orders[seat]:
+                        report.problems.append(f"step {step_no}: bot {seat}'s order is not the seeded one")
+            apply, args = rules.resolve, (orders, step_rng(seed, step_no))
         try:
-            new_state, _events = rules.resolve(state, orders, step_rng(seed, step_no))
+            new_state, _events = apply(state, *args)
         except Exception as exc:  # noqa: BLE001 (a replay failure is a finding, not a crash)
             report.problems.append(f"step {step_no}: replay failed: {type(exc).__name__}: {exc}")
             return report
