@@ -61,22 +61,13 @@ def _init_worker(config: dict[str, Any], memory_mb: int, nice: int = 0) -> None:
 
     _worker_app = create_app(config)
     if memory_mb > 0:  # like a single isolated render: this much beyond what the loaded worker maps
-        limit = _vm_bytes() + memory_mb * 1024 * 1024
+        from app.reports import vm_bytes
+
+        limit = vm_bytes() + memory_mb * 1024 * 1024
         _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         if hard != resource.RLIM_INFINITY:
             limit = min(limit, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-
-
-def _vm_bytes() -> int:
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
 
 
 def _on_alarm(_signum: int, _frame: Any) -> None:
@@ -273,14 +264,15 @@ def get_pool(app: Any) -> RenderPool:
 
 
 def render_inline(app: Any, jobs: Iterable[tuple[dict[str, Any], str]]) -> Iterator[bytes | RenderError]:
-    """Render in this process (``RENDER_WORKERS = 0``): no time or memory limit."""
+    """Render in this process (``RENDER_WORKERS = 0``), each shared map page once."""
     from app.reports import render_pdf
 
+    maps: dict[str, bytes] = {}
     for context, link in jobs:
         result: bytes | RenderError
         try:
             with app.app_context():
-                result = render_pdf(context, link)
+                result = render_pdf(context, link, maps)
         except Exception as exc:  # noqa: BLE001
             result = RenderError(f"{type(exc).__name__}: {str(exc)[:300]}")
         yield result

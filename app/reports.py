@@ -195,7 +195,7 @@ def pdf_of(html: str, skip_first: bool = False) -> bytes:
     return doc.write_pdf(attachments=[], pdf_identifier=None) or b""
 
 
-def _vm_bytes(pid: int | str = "self") -> int:
+def vm_bytes(pid: int | str = "self") -> int:
     """The address space mapped by a process (this one by default), 0 where unknown."""
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as fh:
@@ -207,12 +207,11 @@ def _vm_bytes(pid: int | str = "self") -> int:
     return 0
 
 
-def _render_child(conn: Any, html: str, memory_bytes: int, skip_first: bool) -> None:  # the forked child
+def _render_child(conn: Any, html: str, limit: int, skip_first: bool) -> None:  # the forked child
     import resource
 
     try:
-        if memory_bytes:
-            limit = _vm_bytes() + memory_bytes
+        if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         conn.send(("ok", pdf_of(html, skip_first)))
     except MemoryError:
@@ -238,7 +237,7 @@ def _await_child(conn: Any, pid: int, timeout: float, limit: int) -> None:
         now = time.monotonic()
         if now >= deadline:
             raise RenderError(f"the report took longer than {timeout:g} s to render")
-        if limit and _vm_bytes(pid) >= limit - 2 * 1024 * 1024:
+        if limit and vm_bytes(pid) >= limit - 2 * 1024 * 1024:
             at_limit_since = at_limit_since or now
             if now - at_limit_since >= 2:
                 raise RenderError("the report needed more memory than allowed")
@@ -258,10 +257,11 @@ def render_limited(html: str, timeout: float, memory_mb: int, skip_first: bool =
 
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_render_child, args=(child, html, memory_mb * 1024 * 1024, skip_first), daemon=True)
+    # the child starts as a copy of this process: its limit is what we map now, plus the allowance
+    limit = vm_bytes() + memory_mb * 1024 * 1024 if memory_mb else 0
+    proc = ctx.Process(target=_render_child, args=(child, html, limit, skip_first), daemon=True)
     proc.start()
     child.close()
-    limit = _vm_bytes() + memory_mb * 1024 * 1024 if memory_mb else 0
     try:
         _await_child(parent, proc.pid, timeout, limit)
         try:
@@ -278,8 +278,11 @@ def render_limited(html: str, timeout: float, memory_mb: int, skip_first: bool =
     return payload
 
 
-def render_pdf(context: dict[str, Any], link: str) -> bytes:
+def render_pdf(context: dict[str, Any], link: str, maps: dict[str, bytes] | None = None) -> bytes:
     """The PDF of a report (A4, printable).
+
+    ``maps``: shared map pages already rendered, by ``map_key`` (filled in here), so
+    that the reports of one step rendered in a row draw their map page once.
 
     Rendered in a child process limited to ``REPORT_TIMEOUT`` seconds and
     ``REPORT_MEMORY_MB`` megabytes of address space beyond the parent's (the
@@ -299,7 +302,11 @@ def render_pdf(context: dict[str, Any], link: str) -> bytes:
                                   int(cfg.get("REPORT_MEMORY_MB", 1024)), skip_first)
     if not shares_map(context):
         return render(render_html(context, link))
-    return join_pdfs(render(render_map_html(context)), render(render_html(context, link), skip_first=True))
+    maps = {} if maps is None else maps
+    key = map_key(context)
+    if key not in maps:
+        maps[key] = render(render_map_html(context))
+    return join_pdfs(maps[key], render(render_html(context, link), skip_first=True))
 
 
 def init_app(app: Flask) -> None:

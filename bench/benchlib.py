@@ -253,18 +253,12 @@ def static_html(app: Any, context: dict[str, Any], link: str) -> str:
 
 
 def render_step(contexts: list[dict], link: str) -> None:
-    """A step's reports as the render pool makes them: each shared map page once, then each seat's pages."""
-    from app.reports import join_pdfs, map_key, pdf_of, render_html, render_map_html, render_pdf, shares_map
+    """A step's reports as the platform renders them: each shared map page once, then each seat's pages."""
+    from app.reports import render_pdf
 
     maps: dict[str, bytes] = {}
     for ctx in contexts:
-        if not shares_map(ctx):
-            render_pdf(ctx, link)
-            continue
-        key = map_key(ctx)
-        if key not in maps:
-            maps[key] = pdf_of(render_map_html(ctx))
-        join_pdfs(maps[key], pdf_of(render_html(ctx, link), skip_first=True))
+        render_pdf(ctx, link, maps)
 
 
 def render_static(html: str) -> bytes:

@@ -82,3 +82,17 @@ def test_a_game_whose_board_shows_a_seats_own_choices_keeps_one_document_per_sea
     assert parts == ["whole", "whole"]
     for message in smtp.sink.messages:
         assert "turn report for" in _pages(message)[0]
+
+
+def test_rendering_in_process_also_draws_the_map_page_once_per_step(smtp_app, smtp, runner, monkeypatch):
+    from app import reports
+
+    smtp_app.config.update(RENDER_WORKERS=0, REPORT_ISOLATE=False)
+    drawn: list[int] = []
+    draw = reports.render_map_html
+    monkeypatch.setattr(reports, "render_map_html", lambda ctx: drawn.append(1) or draw(ctx))
+    _create(runner, "conquest", ["ann@example.org", "bob@example.org", "cy@example.org"], "players=3")
+    with smtp_app.app_context():
+        assert deliver_pending(smtp_app)["sent"] == 3
+    assert len(drawn) == 1
+    assert len({_pages(m)[0] for m in smtp.sink.messages}) == 1
