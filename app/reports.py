@@ -102,18 +102,12 @@ def css_string(value: object) -> Markup:
 def shares_map(context: dict[str, Any]) -> bool:
     """Whether the report's map is a page of its own, the same for every seat of the step.
 
-    Reports made with a ``public_view`` (``notify.report_context``) of a game that
-    draws a board: page 1 is the map drawn from what a spectator sees, rendered
-    once per step and language (``map_key``); the seat's own pages follow.
+    Reports made with a ``public_view`` (``notify.report_context`` stores one when
+    the game draws a board that is the same for every seat): page 1 is the map
+    drawn from what a spectator sees, rendered once per step and language
+    (``map_key``); the seat's own pages follow.
     """
-    if not context.get("public_view"):
-        return False
-    from app.games import get_rules
-
-    try:
-        return bool(getattr(get_rules(context["game"]["slug"]), "board_svg", None))
-    except KeyError:
-        return False
+    return bool(context.get("public_view"))
 
 
 def map_context(context: dict[str, Any]) -> dict[str, Any]:
