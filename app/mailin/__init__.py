@@ -80,10 +80,14 @@ def verp_enabled() -> bool:
     return str(_cfg("INBOUND_VERP", True)).lower() not in ("0", "false", "no", "off", "")
 
 
+def _address_mark(token: str) -> str:
+    """128 bits of a derived token, spelled for an address's local part (lower-case base32)."""
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    return base64.b32encode(raw[:16]).decode().lower().rstrip("=")
+
+
 def _bounce_mac(message_id: str) -> str:
-    digest = hmac.new(str(current_app.config["SECRET_KEY"]).encode(), b"bounce\0" + message_id.encode(),
-                      "sha256").digest()
-    return base64.b32encode(digest[:16]).decode().lower().rstrip("=")
+    return _address_mark(derive_token(str(current_app.config["SECRET_KEY"]), "bounce", 0, message_id))
 
 
 def return_path(message_id: str) -> str | None:
@@ -134,10 +138,8 @@ def max_bytes() -> int:
 
 def reply_mac(seat: Seat) -> str:
     """The 128-bit secret part of a seat's reply address (lower-case base32)."""
-    token = derive_token(str(current_app.config["SECRET_KEY"]), "reply", seat.id or 0, seat.token_salt,
-                         seat.token_version)
-    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-    return base64.b32encode(raw[:16]).decode().lower().rstrip("=")
+    return _address_mark(derive_token(str(current_app.config["SECRET_KEY"]), "reply", seat.id or 0,
+                                      seat.token_salt, seat.token_version))
 
 
 def seat_reply_address(seat: Seat) -> str:
