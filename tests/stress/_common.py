@@ -35,7 +35,7 @@ def make_app(url: str, *, smtp_port: int | None = None, stub_pdf: bool = False, 
     if stub_pdf:  # these scripts count mails; PDFs are checked by the leak scan and the herd
         import app.reports as reports
 
-        reports.render_pdf = lambda _ctx, _link: b"%PDF-1.4\n% report stub\n%%EOF\n"
+        reports.render_pdf = lambda *_args: b"%PDF-1.4\n% report stub\n%%EOF\n"
     return app
 
 
@@ -224,10 +224,16 @@ def check_exactly_once(app, sink, game_ids: list[int], rounds: int, ack_file: st
             if len(resolved) != rounds or len(steps) != rounds + 1:
                 problems.append(f"game {gid}: {len(resolved)} steps resolved of {rounds}")
             for step in resolved:
-                events = s.exec(select(Event).where(Event.game_id == gid, Event.step_no == step.step_no)).all()
+                rows = s.exec(select(Event).where(Event.game_id == gid, Event.step_no == step.step_no)).all()
+                # the resolution's own events (seq >= 0); the platform's notices (seq -1: a seat handed to
+                # auto-command after missed deadlines, ...) come on top, each once
+                events = [e for e in rows if e.seq >= 0]
+                notices = [e.text for e in rows if e.seq < 0]
                 counts["events"] += len(events)
                 if len(events) != 3:
                     problems.append(f"game {gid} step {step.step_no}: {len(events)} events (3 expected)")
+                if len(notices) != len(set(notices)):
+                    problems.append(f"game {gid} step {step.step_no}: a notice logged twice: {notices}")
                 orders = s.exec(select(Order).where(Order.game_id == gid, Order.step_no == step.step_no)
                                 .order_by(Order.id)).all()
                 last = {}
