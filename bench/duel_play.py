@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.driver import advance, random_orders, start  # noqa: E402
 from app.games.duel import RULES  # noqa: E402
-from app.games.duel.rules import grid_of, legal_placements  # noqa: E402
+from app.games.duel.placement import grid_of, legal_placements  # noqa: E402
 
 
 def main(n: int) -> None:

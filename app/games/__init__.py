@@ -1,4 +1,9 @@
-"""The registry of games: ``get_rules(slug)`` returns a game's ``RULES`` object."""
+"""The registry of games: ``get_rules(slug)`` returns a game's ``RULES`` object.
+
+Each game is a package ``app/games/<slug>/`` whose ``rules.py`` defines ``RULES``
+(see ``docs/adding-a-game.md``).  The games named in ``GAME_MODULES`` are
+registered on first use; ``register(rules)`` adds any other (tests do).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from app.games.base import IllegalOrder, InvalidOrder, Rules
 
 __all__ = ["GAMES", "IllegalOrder", "InvalidOrder", "Rules", "all_games", "get_rules", "register"]
 
-#: Modules under ``app.games`` that hold a registered game (their ``RULES``).
+#: Packages under ``app.games`` that hold a registered game (``RULES`` in their ``rules.py``).
 GAME_MODULES = ("dual_powers", "conquest", "duel", "empire")
 
 GAMES: dict[str, Rules] = {}
@@ -33,14 +38,12 @@ def _load() -> None:
         if name not in wanted:
             continue
         try:
-            module = importlib.import_module(f"app.games.{name}")
+            module = importlib.import_module(f"app.games.{name}.rules")
         except ModuleNotFoundError as exc:
-            if exc.name != f"app.games.{name}":
+            if exc.name not in (f"app.games.{name}", f"app.games.{name}.rules"):
                 raise
             continue
-        rules = getattr(module, "RULES", None)
-        if rules is not None:  # a package without RULES is not a playable game yet
-            register(rules)
+        register(module.RULES)
 
 
 def get_rules(slug: str) -> Rules:

@@ -15,8 +15,7 @@ import json
 import pytest
 
 from app.games import IllegalOrder, all_games
-from app.games.base import step_rng
-from app.games.base import ANYTIME_STEP
+from app.games.base import ANYTIME_STEP, step_rng
 from app.games.driver import advance, anytime, random_orders, replay, start
 
 GAMES = all_games()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import IllegalOrder
-from app.games.conquest import data as D
+from app.games.conquest import data
 from app.games.conquest.state import State, pool_total, tname, valid_set
 
 TURN_ORDERS = {"TRADE", "PLACE", "END_MOBILISATION", "ATTACK", "ADVANCE", "END_OFFENSIVE", "MOVE", "END_TURN"}
@@ -15,7 +15,7 @@ PHASE_WORDS = {"MOBILISATION": "mobilisation", "OFFENSIVE": "offensive", "REGROU
 
 def territory(value: Any) -> str:
     """A territory id from an id; E05 otherwise."""
-    if not isinstance(value, str) or value not in D.NUMBER:
+    if not isinstance(value, str) or value not in data.NUMBER:
         raise IllegalOrder(f"Unknown territory or card '{value}'.")
     return value
 
@@ -92,14 +92,14 @@ def check_place(state: State, seat: str, order: dict[str, Any]) -> dict[str, int
     pools = state["pools"]
     g = pools.get("G", 0)
     for t, n in where.items():
-        h = D.THEATRE[t]
+        h = data.THEATRE[t]
         r = pools.get(h, 0)
         if n > g + r:
-            extra = f" + {r} {D.THEATRE_NAMES[h]}" if r else ""
+            extra = f" + {r} {data.THEATRE_NAMES[h]}" if r else ""
             raise IllegalOrder(f"You can place at most {g + r} armies on {tname(t)} ({g} general{extra}).")
     per_theatre: dict[str, int] = {}
     for t, n in where.items():
-        per_theatre[D.THEATRE[t]] = per_theatre.get(D.THEATRE[t], 0) + n
+        per_theatre[data.THEATRE[t]] = per_theatre.get(data.THEATRE[t], 0) + n
     need = sum(max(0, n - pools.get(h, 0)) for h, n in per_theatre.items())
     if need > g:
         raise IllegalOrder(
@@ -115,7 +115,7 @@ def check_trade(state: State, seat: str, order: dict[str, Any]) -> None:
     if not isinstance(cards, list) or len(cards) != 3:
         raise IllegalOrder("A trade needs three cards, e.g. TRADE c12 c30 c41.")
     for c in cards:
-        if not isinstance(c, str) or c not in D.CARD_SYMBOL:
+        if not isinstance(c, str) or c not in data.CARD_SYMBOL:
             raise IllegalOrder(f"Unknown territory or card '{c}'.")
     for c in cards:
         if c not in state["hands"][seat]:
@@ -126,7 +126,7 @@ def check_trade(state: State, seat: str, order: dict[str, Any]) -> None:
         raise IllegalOrder(f"{' '.join(cards)} is not a valid set: three alike, three different, or a joker.")
     if "bonus" in order:
         b = order["bonus"]
-        pictured = [D.CARD_TERRITORY[c] for c in cards]
+        pictured = [data.CARD_TERRITORY[c] for c in cards]
         if not isinstance(b, str) or b not in pictured or state["owner"].get(b) != seat:
             raise IllegalOrder("BONUS must be a territory you control shown on one of the traded cards.")
     extra = set(order) - {"type", "cards", "bonus"}
@@ -145,7 +145,7 @@ def check_attack(state: State, seat: str, order: dict[str, Any]) -> None:
         raise IllegalOrder(f"You do not control {tname(a)}.")
     if state["owner"][b] == seat:
         raise IllegalOrder(f"{tname(b)} is yours; attack an enemy territory.")
-    if b not in D.NEIGHBOURS[a]:
+    if b not in data.NEIGHBOURS[a]:
         raise IllegalOrder(f"{tname(a)} and {tname(b)} are not neighbours.")
     repeat, stop, adv = order.get("repeat", 1), order.get("stop", 2), order.get("advance", "ASK")
     bad = None
@@ -175,7 +175,7 @@ def check_move(state: State, seat: str, order: dict[str, Any]) -> None:
         raise IllegalOrder("Origin and destination are the same.")
     if state["owner"][a] != seat or state["owner"][b] != seat:
         raise IllegalOrder(f"You must control both {tname(a)} and {tname(b)}.")
-    if b not in D.NEIGHBOURS[a]:
+    if b not in data.NEIGHBOURS[a]:
         raise IllegalOrder(f"{tname(a)} and {tname(b)} are not neighbours.")
     if n > state["armies"][a] - 1:
         raise IllegalOrder(f"{tname(a)} must keep at least 1 army (you may move {state['armies'][a] - 1}).")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import data as D
+from app.games.conquest import data
 from app.games.conquest.state import (
     State,
     active_humans,
@@ -29,8 +29,8 @@ from app.games.conquest.state import (
 Events = list[dict[str, Any]]
 
 
-def say(events: Events, text: str, to: list[str] | None = None, **data: Any) -> None:
-    events.append({"text": text, "to": to, **data})
+def say(events: Events, text: str, to: list[str] | None = None, **fields: Any) -> None:
+    events.append({"text": text, "to": to, **fields})
 
 
 # -- end of game ---------------------------------------------------------------------------
@@ -59,7 +59,7 @@ def check_victory(state: State, seat: str, events: Events) -> bool:
             events,
             "objective",
             [seat],
-            f"{label(state, seat)} fulfils the objective '{D.objective_text(goal)}' and wins.",
+            f"{label(state, seat)} fulfils the objective '{data.objective_text(goal)}' and wins.",
         )
         return True
     return False
@@ -93,14 +93,15 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
         state["hands"][seat].remove(c)
     state["discard"].extend(cards)
     state["trades"] += 1
-    value = D.trade_value(state["trades"])
+    value = data.trade_value(state["trades"])
     state["pools"]["G"] = state["pools"].get("G", 0) + value
+    where = data.CARD_TERRITORY
     if bonus is None:
         bonus = next(
-            (D.CARD_TERRITORY[c] for c in cards if D.CARD_TERRITORY[c] and state["owner"][D.CARD_TERRITORY[c]] == seat),
+            (where[c] for c in cards if where[c] and state["owner"][where[c]] == seat),
             None,
         )
-    shown = ", ".join(f"{c} ({D.NAME.get(D.CARD_TERRITORY[c] or '', 'joker')}, {D.CARD_SYMBOL[c]})" for c in cards)
+    shown = ", ".join(f"{c} ({data.NAME.get(where[c] or '', 'joker')}, {data.CARD_SYMBOL[c]})" for c in cards)
     extra = ""
     if bonus:
         state["armies"][bonus] += 2
@@ -111,9 +112,9 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
 
 def do_place(state: State, seat: str, where: dict[str, int], events: Events) -> None:
     pools = state["pools"]
-    for t in sorted(where, key=D.NUMBER.__getitem__):
+    for t in sorted(where, key=data.NUMBER.__getitem__):
         n = where[t]
-        h = D.THEATRE[t]
+        h = data.THEATRE[t]
         from_r = min(n, pools.get(h, 0))
         if h in pools:
             pools[h] -= from_r
@@ -121,7 +122,7 @@ def do_place(state: State, seat: str, where: dict[str, int], events: Events) -> 
         state["armies"][t] += n
     for h in [k for k, v in pools.items() if k != "G" and v == 0]:
         del pools[h]
-    text = ", ".join(f"{where[t]} on {tname(t)}" for t in sorted(where, key=D.NUMBER.__getitem__))
+    text = ", ".join(f"{where[t]} on {tname(t)}" for t in sorted(where, key=data.NUMBER.__getitem__))
     say(events, f"{label(state, seat)} places {text}.")
     check_victory(state, seat, events)
 
@@ -147,7 +148,7 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
     colour = state["colour"][loser]
     for s in state["order"]:
         obj = state["objective"].get(s)
-        if obj and state["status"][s] != "ELIMINATED" and D.OBJECTIVES.get(obj["goal"], {}).get("destroy") == colour:
+        if obj and state["status"][s] != "ELIMINATED" and data.OBJECTIVES.get(obj["goal"], {}).get("destroy") == colour:
             if s == winner and state["status"][s] != "ABANDONED":
                 finish(
                     state,
@@ -253,7 +254,7 @@ def do_move(state: State, seat: str, a: str, b: str, n: int, events: Events) -> 
     state["armies"][a] -= n
     state["armies"][b] += n
     state["moves_left"][a] -= n
-    state["last_move_from"] = D.NUMBER[a]
+    state["last_move_from"] = data.NUMBER[a]
     say(events, f"{label(state, seat)} moves {n} from {tname(a)} to {tname(b)}.")
     check_victory(state, seat, events)
 
@@ -269,8 +270,8 @@ def draw_card(state: State, seat: str, rng: Any, events: Events) -> None:
     card = state["draw"].pop(0)
     state["hands"][seat].append(card)
     say(events, f"{label(state, seat)} draws a supply card.")
-    t = D.CARD_TERRITORY[card]
-    say(events, f"You draw {card} ({tname(t) if t else 'joker'}, {D.CARD_SYMBOL[card]}).", [seat])
+    t = data.CARD_TERRITORY[card]
+    say(events, f"You draw {card} ({tname(t) if t else 'joker'}, {data.CARD_SYMBOL[card]}).", [seat])
 
 
 def end_turn(state: State, rng: Any, events: Events, own: bool, timed_out: bool = False) -> None:
@@ -284,7 +285,7 @@ def end_turn(state: State, rng: Any, events: Events, own: bool, timed_out: bool 
         state["timeouts"][seat] = 0
     if timed_out and state["kind"][seat] == "human" and state["status"][seat] == "ACTIVE":
         state["timeouts"][seat] += 1
-        if state["timeouts"][seat] >= D.TIMEOUTS_TO_FULL_AUTO:
+        if state["timeouts"][seat] >= data.TIMEOUTS_TO_FULL_AUTO:
             state["status"][seat] = "FULL_AUTO"
             say(
                 events,
@@ -320,7 +321,7 @@ def end_round(state: State, events: Events) -> None:
         state["auto_rounds"] = 0
     else:
         state["auto_rounds"] += 1
-        if state["auto_rounds"] >= D.AUTO_ROUNDS_TO_ARMISTICE:
+        if state["auto_rounds"] >= data.AUTO_ROUNDS_TO_ARMISTICE:
             armistice(state, events, f"{state['auto_rounds']} rounds without a human order")
             return
     state["round"] += 1
@@ -339,7 +340,7 @@ def start_turn(state: State, events: Events) -> None:
     if check_victory(state, seat, events):
         return
     state["pools"] = compute_pools(state, seat)
-    bonus = ", ".join(f"{D.THEATRE_NAMES[h]} {n}" for h, n in state["pools"].items() if h != "G")
+    bonus = ", ".join(f"{data.THEATRE_NAMES[h]} {n}" for h, n in state["pools"].items() if h != "G")
     extra = f" plus theatre bonuses ({bonus})" if bonus else ""
     say(
         events,

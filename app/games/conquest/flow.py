@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import ai, checks
-from app.games.conquest import engine as E
+from app.games.conquest import bot, checks, engine
 from app.games.conquest.state import State, is_robot, label, pool_total
 
 #: Safety net: an AI turn never needs more orders than this.
@@ -13,7 +12,7 @@ MAX_AI_ORDERS = 2000
 
 
 def apply_turn_order(
-    state: State, seat: str, order: dict[str, Any], rng: Any, events: E.Events, by: str = "player"
+    state: State, seat: str, order: dict[str, Any], rng: Any, events: engine.Events, by: str = "player"
 ) -> None:
     """Resolve one validated turn order (implicit phase closures of spec 5.0).
 
@@ -25,31 +24,31 @@ def apply_turn_order(
         state["human_acted"] = True
     own, timed_out = by == "player", by == "timeout"
     if kind == "TRADE":
-        E.do_trade(state, seat, list(order["cards"]), order.get("bonus"), events)
+        engine.do_trade(state, seat, list(order["cards"]), order.get("bonus"), events)
     elif kind == "PLACE":
-        E.do_place(state, seat, checks.placement(order), events)
+        engine.do_place(state, seat, checks.placement(order), events)
         if state["round"] == 1 and state["result"] is None and pool_total(state) == 0:
-            E.end_turn(state, rng, events, own=own, timed_out=timed_out)
+            engine.end_turn(state, rng, events, own=own, timed_out=timed_out)
     elif kind == "END_MOBILISATION":
         state["phase"] = "OFFENSIVE"
     elif kind == "ATTACK":
         state["phase"] = "OFFENSIVE"
-        E.do_attack(state, seat, order, rng, events)
+        engine.do_attack(state, seat, order, rng, events)
     elif kind == "ADVANCE":
         p = state["pending"]
-        E.do_advance(state, seat, p["from"], p["to"], order["count"], events)
+        engine.do_advance(state, seat, p["from"], p["to"], order["count"], events)
     elif kind == "END_OFFENSIVE":
-        E.enter_regroup(state, seat)
+        engine.enter_regroup(state, seat)
     elif kind == "MOVE":
         if state["phase"] != "REGROUP":
-            E.enter_regroup(state, seat)
+            engine.enter_regroup(state, seat)
         a, b = order["pair"].split("-")
-        E.do_move(state, seat, a, b, order["count"], events)
+        engine.do_move(state, seat, a, b, order["count"], events)
     elif kind == "END_TURN":
-        E.end_turn(state, rng, events, own=own, timed_out=timed_out)
+        engine.end_turn(state, rng, events, own=own, timed_out=timed_out)
 
 
-def play_ai_turn(state: State, seat: str, rng: Any, events: E.Events, full: bool) -> None:
+def play_ai_turn(state: State, seat: str, rng: Any, events: engine.Events, full: bool) -> None:
     """Let the AI finish ``seat``'s current turn; full mode attacks and regroups.
 
     The light mode (a missed deadline) trades, places, settles a pending advance
@@ -60,28 +59,28 @@ def play_ai_turn(state: State, seat: str, rng: Any, events: E.Events, full: bool
     for _ in range(MAX_AI_ORDERS):
         if state["result"] is not None or state["serial"] != serial:
             return
-        order = ai.next_order(state, seat, full=full)
+        order = bot.next_order(state, seat, full=full)
         checks.check_turn_order(state, seat, order)
         apply_turn_order(state, seat, order, rng, events, by=by)
     raise RuntimeError("the AI did not finish its turn")
 
 
-def full_auto_turn(state: State, seat: str, rng: Any, events: E.Events) -> None:
+def full_auto_turn(state: State, seat: str, rng: Any, events: engine.Events) -> None:
     """Full auto-command plays the seat's whole turn, attacks included (spec 7.3, D23)."""
-    E.say(events, f"Auto-command plays the turn of {label(state, seat)}.")
+    engine.say(events, f"Auto-command plays the turn of {label(state, seat)}.")
     play_ai_turn(state, seat, rng, events, full=True)
 
 
-def timeout(state: State, seat: str, rng: Any, events: E.Events) -> None:
+def timeout(state: State, seat: str, rng: Any, events: engine.Events) -> None:
     """A missed deadline (spec 5.1-5.4 'Missed deadline', 7.2)."""
     if state["status"][seat] == "FULL_AUTO":  # only in states saved when such a seat still owed its turn
         full_auto_turn(state, seat, rng, events)
         return
-    E.say(events, f"{label(state, seat)} missed the deadline; auto-command finishes the turn.")
+    engine.say(events, f"{label(state, seat)} missed the deadline; auto-command finishes the turn.")
     play_ai_turn(state, seat, rng, events, full=False)
 
 
-def settle(state: State, rng: Any, events: E.Events) -> None:
+def settle(state: State, rng: Any, events: engine.Events) -> None:
     """Play AI, abandoned and full auto-command seats until a human owes a decision or the game is over."""
     while state["result"] is None and is_robot(state, state["current"]):
         seat = state["current"]
@@ -91,29 +90,29 @@ def settle(state: State, rng: Any, events: E.Events) -> None:
             play_ai_turn(state, seat, rng, events, full=True)
 
 
-def apply_seat_order(state: State, seat: str, order: dict[str, Any], rng: Any, events: E.Events) -> None:
+def apply_seat_order(state: State, seat: str, order: dict[str, Any], rng: Any, events: engine.Events) -> None:
     """RESUME_COMMAND or ABANDON CONFIRM, validated, from a seat on turn or not (spec 7.3, 7.4)."""
     if order["type"] == "RESUME":
         # status ACTIVE and counter 0 from the seat's next turn start (engine.start_turn)
         state.setdefault("resuming", []).append(seat)
-        E.say(events, f"{label(state, seat)} resumes command from the next turn.")
+        engine.say(events, f"{label(state, seat)} resumes command from the next turn.")
         if state["current"] == seat:  # a state saved while such a seat owed its turn: the AI plays it now
             full_auto_turn(state, seat, rng, events)
         return
     state["status"][seat] = "ABANDONED"
     if seat in state.get("resuming", []):
         state["resuming"].remove(seat)
-    E.say(
+    engine.say(
         events,
         f"{label(state, seat)} abandons the game; the AI plays the seat from now on.",
         slot_released=seat,
     )
-    E.check_absence(state, events)
+    engine.check_absence(state, events)
     if state["result"] is None and state["current"] == seat:
         play_ai_turn(state, seat, rng, events, full=True)
 
 
-def apply(state: State, seat: str, order: dict[str, Any], rng: Any, events: E.Events) -> None:
+def apply(state: State, seat: str, order: dict[str, Any], rng: Any, events: engine.Events) -> None:
     """Resolve one validated order of the seat on turn, then the automatic play that follows."""
     kind = order["type"]
     if kind == "TIMEOUT":

@@ -20,13 +20,13 @@ import re
 from typing import Any
 
 from app.games.base import InvalidOrder
-from app.games.conquest import data as D
+from app.games.conquest import data
 
 _LOOKUP: dict[str, str] = {}
-for _t in D.TERRITORIES:
+for _t in data.TERRITORIES:
     _LOOKUP[_t.lower()] = _t
-    _LOOKUP[D.NAME[_t].lower()] = _t
-_CARDS = {c.lower(): c for c in D.DECK} | {"j1": "c43", "j2": "c44"}
+    _LOOKUP[data.NAME[_t].lower()] = _t
+_CARDS = {c.lower(): c for c in data.DECK} | {"j1": "c43", "j2": "c44"}
 _SIMPLE = {
     "END_MOBILISATION": "END_MOBILISATION",
     "END_OFFENSIVE": "END_OFFENSIVE",
@@ -98,9 +98,9 @@ def parse(text: Any) -> dict[str, Any]:
             n, name = _count_and_rest(part.split(), text)
             t = _territory(name, text)
             if t in where:
-                raise InvalidOrder(f"{D.NAME[t]} appears twice in one placement.")
+                raise InvalidOrder(f"{data.NAME[t]} appears twice in one placement.")
             where[t] = n
-        return {"type": "PLACE", **{t: where[t] for t in sorted(where, key=D.NUMBER.__getitem__)}}
+        return {"type": "PLACE", **{t: where[t] for t in sorted(where, key=data.NUMBER.__getitem__)}}
     if head == "MOVE":
         n, names = _count_and_rest(rest, text)
         a, b = _two_territories(names, text)
@@ -148,7 +148,7 @@ def _parse_attack(rest: list[str], text: str) -> dict[str, Any]:
 
 def _pair(value: Any) -> tuple[str, str]:
     a, b = str(value).split("-")
-    return D.NAME.get(a, a), D.NAME.get(b, b)
+    return data.NAME.get(a, a), data.NAME.get(b, b)
 
 
 def format_order(order: dict[str, Any]) -> str:
@@ -161,9 +161,9 @@ def format_order(order: dict[str, Any]) -> str:
         return f"ADVANCE {order['count']}"
     if kind == "TRADE":
         text = "TRADE " + " ".join(order["cards"])
-        return text + (f" BONUS {D.NAME[order['bonus']]}" if order.get("bonus") else "")
+        return text + (f" BONUS {data.NAME[order['bonus']]}" if order.get("bonus") else "")
     if kind == "PLACE":
-        parts = [f"{n} {D.NAME.get(t, t)}" for t, n in order.items() if t != "type" and n]
+        parts = [f"{n} {data.NAME.get(t, t)}" for t, n in order.items() if t != "type" and n]
         return "PLACE " + ", ".join(parts)
     if kind == "MOVE":
         a, b = _pair(order["pair"])

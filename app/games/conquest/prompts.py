@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import data as D
-from app.games.conquest.ai import enemy_neighbours
-from app.games.conquest.state import State, pool_total, territories_of, tname, valid_sets
+from app.games.conquest import data
+from app.games.conquest.state import State, enemy_neighbours, pool_total, territories_of, tname, valid_sets
 
-NUM = D.NUMBER
+NUM = data.NUMBER
 
 
 def _tl(state: State, t: str) -> str:
@@ -29,19 +28,19 @@ def move_pairs(state: State, seat: str) -> list[list[str]]:
         movable = min(state["armies"][a] - 1, left[a] if left is not None else state["armies"][a])
         if movable < 1:
             continue
-        out.extend([a, b] for b in D.NEIGHBOURS[a] if state["owner"][b] == seat)
+        out.extend([a, b] for b in data.NEIGHBOURS[a] if state["owner"][b] == seat)
     return out
 
 
 def _card_label(c: str) -> str:
-    t = D.CARD_TERRITORY[c]
-    return f"{c} {tname(t)} ({D.SYMBOL_NAMES[D.CARD_SYMBOL[c]]})" if t else f"{c} joker"
+    t = data.CARD_TERRITORY[c]
+    return f"{c} {tname(t)} ({data.SYMBOL_NAMES[data.CARD_SYMBOL[c]]})" if t else f"{c} joker"
 
 
 def trade_form(state: State, seat: str) -> dict[str, Any]:
-    hand = sorted(state["hands"][seat], key=D.DECK.index)
+    hand = sorted(state["hands"][seat], key=data.DECK.index)
     pictured = sorted(
-        {t for t in (D.CARD_TERRITORY[c] for c in hand) if t is not None and state["owner"][t] == seat},
+        {t for t in (data.CARD_TERRITORY[c] for c in hand) if t is not None and state["owner"][t] == seat},
         key=NUM.__getitem__,
     )
     fields: list[dict[str, Any]] = [
@@ -69,11 +68,11 @@ def place_form(state: State, seat: str) -> dict[str, Any]:
     g = state["pools"].get("G", 0)
     fields = []
     for t in territories_of(state, seat):
-        top = g + state["pools"].get(D.THEATRE[t], 0)
+        top = g + state["pools"].get(data.THEATRE[t], 0)
         fields.append(
             {
                 "name": t,
-                "label": f"{_tl(state, t)} [{D.THEATRE[t]}]",
+                "label": f"{_tl(state, t)} [{data.THEATRE[t]}]",
                 "type": "int",
                 "min": 0,
                 "max": top,
@@ -176,7 +175,7 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
     if phase == "MOBILISATION" and len(hand) >= 5:
         title, kind = f"You hold {len(hand)} cards: trade until you hold 4 or fewer", "mobilisation"
     elif phase == "MOBILISATION" and pool_total(state) > 0:
-        bonus = ", ".join(f"{pools[h]} only in {D.THEATRE_NAMES[h]}" for h in D.THEATRES if pools.get(h))
+        bonus = ", ".join(f"{pools[h]} only in {data.THEATRE_NAMES[h]}" for h in data.THEATRES if pools.get(h))
         title = f"Place {pool_total(state)} armies" + (f" ({bonus})" if bonus else "")
         kind = "mobilisation"
         forms.append(place_form(state, seat))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import data as D
+from app.games.conquest import data
 
 State = dict[str, Any]
 
@@ -39,16 +39,16 @@ def roll(rng: Any, n: int) -> list[int]:
 
 def clamp_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options with defaults filled in and ai_seats limited to players - 1."""
-    opts = {**D.DEFAULT_OPTIONS, **(options or {})}
+    opts = {**data.DEFAULT_OPTIONS, **(options or {})}
     players = int(opts["players"])
-    if players not in D.PLAYER_COUNTS:
+    if players not in data.PLAYER_COUNTS:
         raise ValueError(f"players must be 2 to 6, not {players}")
-    if opts["mode"] not in D.MODES:
-        raise ValueError(f"mode must be one of {', '.join(D.MODES)}")
+    if opts["mode"] not in data.MODES:
+        raise ValueError(f"mode must be one of {', '.join(data.MODES)}")
     opts["players"] = players
     opts["ai_seats"] = max(0, min(int(opts.get("ai_seats") or 0), players - 1))
     opts["round_limit"] = int(opts.get("round_limit") or 0)
-    opts["timer"] = int(str(opts.get("timer") or D.DEFAULT_OPTIONS["timer"]))
+    opts["timer"] = int(str(opts.get("timer") or data.DEFAULT_OPTIONS["timer"]))
     return opts
 
 
@@ -68,7 +68,7 @@ def label(state: State, seat: str) -> str:
 
 
 def tname(t: str) -> str:
-    return D.NAME[t]
+    return data.NAME[t]
 
 
 def in_field(state: State) -> list[str]:
@@ -77,15 +77,21 @@ def in_field(state: State) -> list[str]:
 
 
 def territories_of(state: State, seat: str) -> list[str]:
-    return [t for t in D.TERRITORIES if state["owner"][t] == seat]
+    return [t for t in data.TERRITORIES if state["owner"][t] == seat]
+
+
+def enemy_neighbours(state: State, t: str) -> list[str]:
+    """The neighbours of ``t`` held by another seat."""
+    me = state["owner"][t]
+    return [n for n in data.NEIGHBOURS[t] if state["owner"][n] != me]
 
 
 def armies_of(state: State, seat: str) -> int:
-    return sum(state["armies"][t] for t in D.TERRITORIES if state["owner"][t] == seat)
+    return sum(state["armies"][t] for t in data.TERRITORIES if state["owner"][t] == seat)
 
 
 def controls_theatre(state: State, seat: str, h: str) -> bool:
-    return all(state["owner"][t] == seat for t in D.IN_THEATRE[h])
+    return all(state["owner"][t] == seat for t in data.IN_THEATRE[h])
 
 
 def is_robot(state: State, seat: str) -> bool:
@@ -105,9 +111,9 @@ def pool_total(state: State) -> int:
 def compute_pools(state: State, seat: str) -> dict[str, int]:
     """General pool max(3, T // 2) plus a restricted pool per whole theatre (spec 5.1)."""
     pools = {"G": max(3, len(territories_of(state, seat)) // 2)}
-    for h in D.THEATRES:
+    for h in data.THEATRES:
         if controls_theatre(state, seat, h):
-            pools[h] = D.THEATRE_BONUS[h]
+            pools[h] = data.THEATRE_BONUS[h]
     return pools
 
 
@@ -115,7 +121,7 @@ def valid_set(cards: list[str]) -> bool:
     """Three of a symbol, one of each symbol, or any three with a joker (spec 3.2)."""
     if len(cards) != 3 or len(set(cards)) != 3:
         return False
-    symbols = [D.CARD_SYMBOL[c] for c in cards]
+    symbols = [data.CARD_SYMBOL[c] for c in cards]
     if "JOKER" in symbols:
         return True
     return len(set(symbols)) in (1, 3)
@@ -123,7 +129,7 @@ def valid_set(cards: list[str]) -> bool:
 
 def valid_sets(hand: list[str]) -> list[list[str]]:
     """Every valid set in a hand, cards in deck order."""
-    cards = sorted(hand, key=D.DECK.index)
+    cards = sorted(hand, key=data.DECK.index)
     out = []
     for i in range(len(cards)):
         for j in range(i + 1, len(cards)):
@@ -137,16 +143,16 @@ def valid_sets(hand: list[str]) -> list[list[str]]:
 def goal_met(state: State, seat: str) -> bool:
     """Whether ``seat``'s current objective is fulfilled by control now (not destruction)."""
     if state["options"]["mode"] == "domination":
-        return all(state["owner"][t] == seat for t in D.TERRITORIES)
+        return all(state["owner"][t] == seat for t in data.TERRITORIES)
     goal = state["objective"][seat]["goal"]
-    obj = D.OBJECTIVES[goal]
+    obj = data.OBJECTIVES[goal]
     if "destroy" in obj:
         return False
     if "theatres" in obj:
         if not all(controls_theatre(state, seat, h) for h in obj["theatres"]):
             return False
         if obj.get("plus_one"):
-            return any(controls_theatre(state, seat, h) for h in D.THEATRES if h not in obj["theatres"])
+            return any(controls_theatre(state, seat, h) for h in data.THEATRES if h not in obj["theatres"])
         return True
     mine = territories_of(state, seat)
     if "min_armies" in obj:
@@ -156,7 +162,7 @@ def goal_met(state: State, seat: str) -> bool:
 
 def deal_objective(card: str, colour: str, seated: set[str] | list[str]) -> dict[str, Any]:
     """Destruction rule (a) of spec 4.5: own or unseated colour -> 24 territories (O7)."""
-    target = D.OBJECTIVES[card].get("destroy")
+    target = data.OBJECTIVES[card].get("destroy")
     converted = bool(target) and (target == colour or target not in seated)
     return {"card": card, "goal": "O7" if converted else card, "converted": converted}
 
@@ -166,14 +172,14 @@ def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
     opts = clamp_options(options)
     robots = set(robot_seat_ids(opts))
     order = shuffle(list(seats), rng)
-    colours = shuffle(D.COLOURS, rng)
+    colours = shuffle(data.COLOURS, rng)
     colour = {s: colours[i] for i, s in enumerate(order)}
     owner: dict[str, str] = {}
-    for k, t in enumerate(shuffle(D.TERRITORIES, rng)):
+    for k, t in enumerate(shuffle(data.TERRITORIES, rng)):
         owner[t] = order[k % len(order)]
     objective: dict[str, dict[str, Any]] = {}
     if opts["mode"] == "secret_orders":
-        cards = shuffle(D.OBJECTIVE_ORDER, rng)
+        cards = shuffle(data.OBJECTIVE_ORDER, rng)
         seated = set(colour.values())
         for i, s in enumerate(order):
             objective[s] = deal_objective(cards[i], colour[s], seated)
@@ -188,10 +194,10 @@ def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
         "status": {s: "ACTIVE" for s in seats},
         "timeouts": {s: 0 for s in seats},
         "resuming": [],
-        "owner": {t: owner[t] for t in D.TERRITORIES},
-        "armies": {t: 1 for t in D.TERRITORIES},
+        "owner": {t: owner[t] for t in data.TERRITORIES},
+        "armies": {t: 1 for t in data.TERRITORIES},
         "hands": {s: [] for s in seats},
-        "draw": shuffle(D.DECK, rng),
+        "draw": shuffle(data.DECK, rng),
         "discard": [],
         "trades": 0,
         "objective": objective,

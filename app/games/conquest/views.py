@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import data as D
+from app.games.conquest import data
 from app.games.conquest.state import State, armies_of, controls_theatre, territories_of, valid_sets
 
 
 def _card(c: str) -> dict[str, Any]:
-    t = D.CARD_TERRITORY[c]
+    t = data.CARD_TERRITORY[c]
     return {
         "id": c,
         "territory": t,
-        "name": D.NAME[t] if t else "Joker",
-        "symbol": D.CARD_SYMBOL[c],
-        "joker": D.JOKERS.get(c),
+        "name": data.NAME[t] if t else "Joker",
+        "symbol": data.CARD_SYMBOL[c],
+        "joker": data.JOKERS.get(c),
     }
 
 
@@ -23,8 +23,8 @@ def _objective(state: State, seat: str) -> dict[str, Any]:
     obj = state["objective"][seat]
     return {
         "card": obj["card"],
-        "text": D.objective_text(obj["goal"]),
-        "dealt": D.objective_text(obj["card"]),
+        "text": data.objective_text(obj["goal"]),
+        "dealt": data.objective_text(obj["card"]),
         "converted": obj["converted"],
     }
 
@@ -47,7 +47,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 "territories": len(territories_of(state, s)),
                 "armies": armies_of(state, s),
                 "cards": len(state["hands"][s]),
-                "theatres": [h for h in D.THEATRES if controls_theatre(state, s, h)],
+                "theatres": [h for h in data.THEATRES if controls_theatre(state, s, h)],
             }
         )
     out: dict[str, Any] = {
@@ -61,10 +61,10 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "pending": state["pending"],
         "last_roll": state.get("last_roll"),
         "moves_left": state["moves_left"],
-        "territories": {t: {"owner": state["owner"][t], "armies": state["armies"][t]} for t in D.TERRITORIES},
+        "territories": {t: {"owner": state["owner"][t], "armies": state["armies"][t]} for t in data.TERRITORIES},
         "commanders": commanders,
         "trades": state["trades"],
-        "next_trade_value": D.trade_value(state["trades"] + 1),
+        "next_trade_value": data.trade_value(state["trades"] + 1),
         "draw_pile": len(state["draw"]),
         "discard": list(state["discard"]),
         "result": state["result"],
@@ -77,14 +77,14 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     if seat is not None and _sees_private(state, seat) and not over:
         me: dict[str, Any] = {
             "seat": seat,
-            "hand": [_card(c) for c in sorted(state["hands"][seat], key=D.DECK.index)],
+            "hand": [_card(c) for c in sorted(state["hands"][seat], key=data.DECK.index)],
             "sets": valid_sets(state["hands"][seat]),
             "timeouts": state["timeouts"][seat],
         }
         if state["options"]["mode"] == "secret_orders":
             me["objective"] = _objective(state, seat)
         else:
-            me["objective"] = {"card": None, "text": D.objective_text("WORLD"), "converted": False}
+            me["objective"] = {"card": None, "text": data.objective_text("WORLD"), "converted": False}
         out["me"] = me
     return out
 

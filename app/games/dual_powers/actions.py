@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import IllegalOrder, State
-from app.games.dual_powers import board as B
-from app.games.dual_powers import data as D
+from app.games.dual_powers import data, position
 
 Event = dict[str, Any]
 Order = dict[str, Any]
@@ -21,13 +20,13 @@ BONUSES = ("RECRUIT", "MOVE", "REFRESH", "DRAW", "ORGANIZE")
 
 
 def _region(value: Any) -> str:
-    if value not in D.REGIONS:
-        raise IllegalOrder(f"There is no region {value!r} (regions: {', '.join(D.REGIONS)}).")
+    if value not in data.REGIONS:
+        raise IllegalOrder(f"There is no region {value!r} (regions: {', '.join(data.REGIONS)}).")
     return str(value)
 
 
 def _card_in_hand(state: State, seat: str, card: Any) -> str:
-    if not isinstance(card, str) or card not in D.CARDS:
+    if not isinstance(card, str) or card not in data.CARDS:
         raise IllegalOrder(f"There is no card {card!r}.")
     if card not in state["hands"][seat]:
         raise IllegalOrder(f"{card} is not in your hand.")
@@ -43,7 +42,7 @@ def _only(order: Order, allowed: set[str]) -> None:
 def apply_objective(state: State, seat: str, order: Order) -> None:
     _only(order, {"type", "card"})
     card = _card_in_hand(state, seat, order.get("card"))
-    if D.CARDS[card]["kind"] != "command":
+    if data.CARDS[card]["kind"] != "command":
         raise IllegalOrder("Leader cards cannot be secret objectives.")
     state["hands"][seat].remove(card)
     state["objectives"][seat] = card
@@ -56,40 +55,40 @@ def _recruit(state: State, seat: str, units: Any, card: dict[str, Any], events: 
     seen: set[str] = set()
     total = 0
     for u in units:
-        if not isinstance(u, str) or u not in state["supply"][seat] or D.TOKENS[u]["kind"] != "unit":
+        if not isinstance(u, str) or u not in state["supply"][seat] or data.TOKENS[u]["kind"] != "unit":
             raise IllegalOrder(f"Unit {u!r} is not in your supply.")
         if u in seen:
             raise IllegalOrder(f"Unit {u} is listed twice.")
         seen.add(u)
-        total += D.TOKENS[u]["recruit"]
+        total += data.TOKENS[u]["recruit"]
     if total > card["recruit"]:
         raise IllegalOrder(f"Total recruit value {total} exceeds the card's {card['recruit']}.")
     for u in units:
         state["supply"][seat].remove(u)
         state["board"][u] = {"region": card["region"], "fresh": True}
-    events.append({"text": f"{seat} recruits {', '.join(units)} in {B.rname(card['region'])}.",
+    events.append({"text": f"{seat} recruits {', '.join(units)} in {position.rname(card['region'])}.",
                    "to": None})
 
 
 def _move(state: State, seat: str, token: Any, path: list[Any], events: list[Event]) -> None:
-    t = B.check_controlled(state, seat, token)
+    t = position.check_controlled(state, seat, token)
     start = here = state["board"][t]["region"]
     for step in path:
-        B.check_step(state, here, step)
+        position.check_step(state, here, step)
         here = step
     if here == start:
         raise IllegalOrder("A double move must end in a different region.")
     state["board"][t]["region"] = here
-    events.append({"text": f"{seat} moves {B.tname(t)} from {B.rname(start)} to {B.rname(here)}.",
+    events.append({"text": f"{seat} moves {position.tname(t)} from {position.rname(start)} to {position.rname(here)}.",
                    "to": None})
 
 
 def _refresh(state: State, seat: str, token: Any, events: list[Event]) -> None:
-    t = B.check_controlled(state, seat, token)
+    t = position.check_controlled(state, seat, token)
     if state["board"][t]["fresh"]:
-        raise IllegalOrder(f"{B.tname(t)} is already fresh.")
+        raise IllegalOrder(f"{position.tname(t)} is already fresh.")
     state["board"][t]["fresh"] = True
-    events.append({"text": f"{seat} refreshes {B.tname(t)}.", "to": None})
+    events.append({"text": f"{seat} refreshes {position.tname(t)}.", "to": None})
 
 
 def reveal_objective(state: State, side: str, events: list[Event], why: str) -> None:
@@ -97,7 +96,7 @@ def reveal_objective(state: State, side: str, events: list[Event], why: str) -> 
     if card is None or state["revealed"].get(side):
         return
     state["revealed"][side] = True
-    events.append({"text": f"{side}'s secret objective is revealed ({why}): {D.card_label(card)}.",
+    events.append({"text": f"{side}'s secret objective is revealed ({why}): {data.card_label(card)}.",
                    "to": None})
 
 
@@ -110,25 +109,25 @@ def apply_bonus(state: State, seat: str, order: Order, rng: Any, events: list[Ev
     token, to = order.get("bonus_token"), order.get("bonus_to")
     if kind == "RECRUIT":
         if not isinstance(token, str) or token not in state["supply"][seat] \
-                or D.TOKENS[token]["kind"] != "unit":
+                or data.TOKENS[token]["kind"] != "unit":
             raise IllegalOrder(f"Unit {token!r} is not in your supply.")
-        if D.TOKENS[token]["recruit"] != 1:
+        if data.TOKENS[token]["recruit"] != 1:
             raise IllegalOrder("Bonus Recruit takes a unit of recruit value 1.")
         region = _region(to)
         state["supply"][seat].remove(token)
         state["board"][token] = {"region": region, "fresh": True}
-        events.append({"text": f"{seat} bonus-recruits {token} in {B.rname(region)}.", "to": None})
+        events.append({"text": f"{seat} bonus-recruits {token} in {position.rname(region)}.", "to": None})
     elif kind == "MOVE":
         _move(state, seat, token, [_region(to)], events)
     elif kind == "REFRESH":
         _refresh(state, seat, token, events)
     elif kind == "DRAW":
-        if not B.can_draw(state):
+        if not position.can_draw(state):
             raise IllegalOrder("Deck and discard pile are empty: there is nothing to draw.")
-        card = B.draw(state, rng, events)
+        card = position.draw(state, rng, events)
         if card is not None:
             state["hands"][seat].append(card)
-            events.append({"text": f"You draw {D.card_label(card)}.", "to": [seat]})
+            events.append({"text": f"You draw {data.card_label(card)}.", "to": [seat]})
         events.append({"text": f"{seat} draws a card as a bonus action.", "to": None})
     elif kind == "ORGANIZE":
         if not state["solo"]:
@@ -150,30 +149,30 @@ def _check_bonus(state: State, order: Order) -> None:
 def _leader_recruit(state: State, seat: str, card: str, region: Any, events: list[Event]) -> None:
     region = _region(region)
     if card not in state["supply"][seat]:
-        raise IllegalOrder(f"{D.CARDS[card]['name']} is not in your supply.")
+        raise IllegalOrder(f"{data.CARDS[card]['name']} is not in your supply.")
     state["supply"][seat].remove(card)
     state["board"][card] = {"region": region, "fresh": True}
-    events.append({"text": f"{seat} recruits {D.CARDS[card]['name']} in {B.rname(region)}.", "to": None})
-    if D.LEADER_RECRUIT_REFRESHES_NEUTRALS and state["wotp"] == seat:
-        for t in B.tokens_in(state, region):
-            if D.TOKENS[t]["kind"] == "neutral" and t != "T-NEU" and not state["board"][t]["fresh"]:
+    events.append({"text": f"{seat} recruits {data.CARDS[card]['name']} in {position.rname(region)}.", "to": None})
+    if data.LEADER_RECRUIT_REFRESHES_NEUTRALS and state["wotp"] == seat:
+        for t in position.tokens_in(state, region):
+            if data.TOKENS[t]["kind"] == "neutral" and t != "T-NEU" and not state["board"][t]["fresh"]:
                 state["board"][t]["fresh"] = True
                 events.append({"text": f"{t} is refreshed by the leader's arrival.", "to": None})
 
 
 def _special(state: State, seat: str, card: str, order: Order, events: list[Event]) -> None:
-    special = D.CARDS[card]["special"]
+    special = data.CARDS[card]["special"]
     if special == "MOBILIZE":
         conn = order.get("connection")
-        if not isinstance(conn, str) or conn not in D.CONNECTIONS:
-            raise IllegalOrder(f"Mobilize Protest needs a connection ({', '.join(D.CONNECTIONS)}).")
+        if not isinstance(conn, str) or conn not in data.CONNECTIONS:
+            raise IllegalOrder(f"Mobilize Protest needs a connection ({', '.join(data.CONNECTIONS)}).")
         if conn == state["blockade"]:
             raise IllegalOrder("The blockade must move to a different connection.")
         state["blockade"] = conn
         events.append({"text": f"{seat} mobilizes a protest: the blockade moves to "
-                               f"{D.CONNECTION_NAMES[conn]} ({conn}).", "to": None})
+                               f"{data.CONNECTION_NAMES[conn]} ({conn}).", "to": None})
     elif special == "ESPIONAGE":
-        target = seat if state["solo"] else B.opponent(state, seat)
+        target = seat if state["solo"] else position.opponent(state, seat)
         if state["objectives"].get(target) is None:
             events.append({"text": f"{seat} uses Espionage, but there is no objective to reveal.",
                            "to": None})
@@ -187,16 +186,16 @@ def _special(state: State, seat: str, card: str, order: Order, events: list[Even
 
 def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Event]) -> None:
     card = _card_in_hand(state, seat, order.get("card"))
-    info = D.CARDS[card]
+    info = data.CARDS[card]
     action = order.get("action")
     if action not in ACTIONS:
         raise IllegalOrder(f"There is no action {action!r} (actions: {', '.join(ACTIONS)}).")
     if info["kind"] == "command":
         if action not in ("PASS", "RECRUIT", info["action"]):
-            raise IllegalOrder(f"{card} allows Recruit or {D.ACTION_NAMES[info['action']]} only.")
+            raise IllegalOrder(f"{card} allows Recruit or {data.ACTION_NAMES[info['action']]} only.")
     elif action not in ("PASS", "LEADER", "SPY_FIRST") or (
             action == "SPY_FIRST" and info["special"] != "ESPIONAGE"):
-        raise IllegalOrder(f"{card} allows Leader Recruit and {D.SPECIAL_NAMES[info['special']]} only.")
+        raise IllegalOrder(f"{card} allows Leader Recruit and {data.SPECIAL_NAMES[info['special']]} only.")
     fields = {"PASS": set(), "RECRUIT": {"units"}, "MOVE": {"token", "to"},
               "DOUBLE": {"token", "to", "via"}, "REFRESH": {"token"},
               "LEADER": {"region", "special", "special_first", "connection"}, "SPY_FIRST": set()}[action]
@@ -204,9 +203,9 @@ def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Eve
     # 1 play the card, 2 advance the date
     state["hands"][seat].remove(card)
     state["played"][seat].append(card)
-    events.append({"text": f"{seat} plays {D.card_label(card)}.", "to": None})
-    state["bonus"] = B.advance_date(state, info["days"], seat, events)
-    when = f"Day {state['day']} of {D.MONTHS[state['month']]}"
+    events.append({"text": f"{seat} plays {data.card_label(card)}.", "to": None})
+    state["bonus"] = position.advance_date(state, info["days"], seat, events)
+    when = f"Day {state['day']} of {data.MONTHS[state['month']]}"
     events.append({"text": when + (": a bonus action is due." if state["bonus"] else "."), "to": None})
     # 3 action
     if action == "RECRUIT":
@@ -257,8 +256,8 @@ def apply_unrest(state: State, seat: str, order: Order, rng: Any, events: list[E
     choice = order.get("choice")
     if choice == "SCORE":
         _only(order, {"type", "choice"})
-        vp = D.UNREST_VP[state["month"]]
-        return B.move_gain(state, seat, vp, events, f"unrest in {B.rname(state['tiles']['unrest'])}")
+        vp = data.UNREST_VP[state["month"]]
+        return position.move_gain(state, seat, vp, events, f"unrest in {position.rname(state['tiles']['unrest'])}")
     if choice != "BONUS":
         raise IllegalOrder("Choose SCORE or BONUS for the unrest region.")
     _only(order, {"type", "choice"} | _bonus_fields(order))

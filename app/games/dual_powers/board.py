@@ -1,241 +1,175 @@
-"""The board: token ownership, control, strength, connections and the calendar."""
+"""The board as one SVG, drawn from a view: the ring of six regions, tokens, calendar, track.
+
+Readable in black and white: exhausted tokens are hatched with a dashed border,
+the blockaded connection carries a cross and the word BLOCKADED, the unrest
+region a heavy double frame and the word UNREST.
+"""
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
-from app.games.base import IllegalOrder, State
-from app.games.dual_powers import data as D
-
-Event = dict[str, Any]
-
-
-def rname(region: str) -> str:
-    return D.REGION_NAMES.get(region, region)
-
-
-def owner(state: State, token: str) -> str | None:
-    """The side (SOV, GOV or OPP) a faction token belongs to; None for neutrals."""
-    info = D.TOKENS[token]
-    if info["kind"] == "opp":
-        return "OPP"
-    if token == "T-RED":
-        return str(state["side_of"]["SOV"])
-    faction = info["faction"]
-    return None if faction is None else str(state["side_of"][faction])
+W, H = 900, 760
+BOX_W, BOX_H = 256, 210
+COLS = (20, 322, 624)
+ROWS = (60, 340)
+#: Ring order laid out as a loop: top row left to right, bottom row right to left.
+POS = {"RED": (0, 0), "GRN": (1, 0), "BLU": (2, 0), "WHT": (2, 1), "BRN": (1, 1), "PUR": (0, 1)}
+FILL = {"RED": "#f6d2d2", "GRN": "#d5ecd2", "BLU": "#d4e2f5", "WHT": "#ffffff", "BRN": "#e8dccb",
+        "PUR": "#e6d6ee"}
+OWNER_STROKE = {"SOV": "#b00000", "GOV": "#1f3f8f", "OPP": "#000000", "NEU": "#2e7d32"}
 
 
-def sides(state: State) -> list[str]:
-    """The two sides in play: SOV and GOV, or the human and OPP in solo."""
-    return [state["side_of"]["SOV"], state["side_of"]["GOV"]]
+def _t(x: float, y: float, text: Any, size: int = 14, anchor: str = "start", weight: str = "normal",
+       fill: str = "#000") -> str:
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}" '
+            f'font-weight="{weight}" fill="{fill}" font-family="sans-serif">{escape(str(text))}</text>')
 
 
-def opponent(state: State, side: str) -> str:
-    a, b = sides(state)
-    return b if side == a else a
+def _box(region: str) -> tuple[int, int]:
+    col, row = POS[region]
+    return COLS[col], ROWS[row]
 
 
-def sign(state: State, side: str) -> int:
-    """+1 if ``side`` scores towards SOV's end of the track, else -1."""
-    return 1 if side == state["side_of"]["SOV"] else -1
+def _centre(region: str) -> tuple[float, float]:
+    x, y = _box(region)
+    return x + BOX_W / 2, y + BOX_H / 2
 
 
-def tokens_in(state: State, region: str) -> list[str]:
-    return [t for t, at in state["board"].items() if at["region"] == region]
+def _edge_points(a: str, b: str) -> tuple[float, float, float, float]:
+    (ax, ay), (bx, by) = _centre(a), _centre(b)
+    if ay == by:
+        left, right = (a, b) if ax < bx else (b, a)
+        return _box(left)[0] + BOX_W, ay, _box(right)[0], ay
+    top, bottom = (a, b) if ay < by else (b, a)
+    return ax, _box(top)[1] + BOX_H, ax, _box(bottom)[1]
 
 
-def token_strength(state: State, token: str) -> int:
-    info = D.TOKENS[token]
-    fresh = state["board"][token]["fresh"]
-    if info["kind"] == "opp":
-        return int(info["level"] if fresh else state["difficulty"])
-    return int(info["fresh"] if fresh else info["exhausted"])
-
-
-def has_presence(state: State, side: str, region: str) -> bool:
-    return any(owner(state, t) == side for t in tokens_in(state, region))
-
-
-def controls(state: State, side: str, token: str) -> bool:
-    """Own faction tokens always; a neutral only with WotP and a token of one's own beside it."""
-    if token not in state["board"]:
-        return False
-    who = owner(state, token)
-    if who is not None:
-        return who == side
-    return state["wotp"] == side and has_presence(state, side, state["board"][token]["region"])
-
-
-def strength(state: State, side: str, region: str) -> tuple[int, int]:
-    """(strength, token count) of ``side`` in ``region`` (spec 4.4)."""
-    here = tokens_in(state, region)
-    own = [t for t in here if owner(state, t) == side]
-    if not own:
-        return 0, 0
-    counted = list(own)
-    if state["wotp"] == side:
-        counted += [t for t in here if owner(state, t) is None]
-    return sum(token_strength(state, t) for t in counted), len(counted)
-
-
-def greater(state: State, region: str) -> str | None:
-    """The side with greater strength in ``region``, or None."""
-    a, b = sides(state)
-    sa, sb = strength(state, a, region), strength(state, b, region)
-    if sa[1] == 0 and sb[1] == 0:
-        return None
-    if sa != sb:
-        return a if sa > sb else b
-    return str(state["wotp"])
-
-
-def connection_between(a: str, b: str) -> str | None:
-    for cid, ends in D.CONNECTIONS.items():
-        if sorted(ends) == sorted([a, b]) and a != b:
-            return cid
-    return None
-
-
-def neighbours(state: State, region: str) -> list[str]:
-    """Regions reachable in one step (across an unblocked connection)."""
+def _connection(conn: dict[str, Any]) -> str:
+    x1, y1, x2, y2 = _edge_points(*conn["ends"])
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     out = []
-    for cid, (x, y) in D.CONNECTIONS.items():
-        if cid == state["blockade"]:
-            continue
-        if x == region:
-            out.append(y)
-        elif y == region:
-            out.append(x)
-    return out
-
-
-def check_step(state: State, a: str, b: str) -> None:
-    if b not in D.REGIONS:
-        raise IllegalOrder(f"There is no region {b!r}.")
-    cid = connection_between(a, b)
-    if cid is None:
-        raise IllegalOrder(f"{rname(b)} is not adjacent to {rname(a)}.")
-    if cid == state["blockade"]:
-        raise IllegalOrder(f"{rname(b)} cannot be reached from {rname(a)}: the connection "
-                           f"({D.CONNECTION_NAMES[cid]}) is blockaded.")
-
-
-def tname(token: str) -> str:
-    info = D.TOKENS.get(token)
-    if info is None:
-        return token
-    return token if info["kind"] in ("unit", "opp") else f"{info['name']} ({token})"
-
-
-def check_controlled(state: State, side: str, token: Any) -> str:
-    if not isinstance(token, str) or token not in D.TOKENS:
-        raise IllegalOrder(f"There is no token {token!r}.")
-    if token not in state["board"]:
-        raise IllegalOrder(f"{tname(token)} is not on the board.")
-    if not controls(state, side, token):
-        raise IllegalOrder(f"You do not control {tname(token)} (neutrals need the Will of the "
-                           "People and one of your tokens in their region).")
-    return token
-
-
-def move_gain(state: State, side: str, vp: int, events: list[Event], why: str) -> bool:
-    """Move the score marker ``vp`` spaces towards ``side``; True if a track end is reached."""
-    s = state["s"] + sign(state, side) * vp
-    state["s"] = max(-D.TRACK_END, min(D.TRACK_END, s))
-    events.append({"text": f"{side} gains {vp} VP ({why}); support track at {state['s']:+d}.",
-                   "to": None})
-    if abs(state["s"]) == D.TRACK_END:
-        winner = side
-        end_game(state, winner, "track end", events)
-        return True
-    return False
-
-
-def end_game(state: State, winner: str, reason: str, events: list[Event]) -> None:
-    state["phase"] = "over"
-    state["winner"] = winner
-    state["end_reason"] = reason
-    events.append({"text": f"Game over: {winner} wins ({reason}).", "to": None})
-
-
-def advance_date(state: State, days: int, active: str, events: list[Event]) -> bool:
-    """Spec 4.3.2; returns whether the active side is entitled to a bonus action."""
-    n = state["day"] + days
-    if n > 31:
-        state["day"] = n - 31
-        if state["month"] < D.LAST_MONTH:
-            state["month"] += 1
-            events.append({"text": f"The month advances to {D.MONTHS[state['month']]}.", "to": None})
-            month_advanced(state, active, events)
+    if conn["blockaded"]:
+        out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#000" '
+                   'stroke-width="6" stroke-dasharray="4 4"/>')
+        out.append(f'<path d="M{mx - 14:.0f} {my - 14:.0f} L{mx + 14:.0f} {my + 14:.0f} M{mx + 14:.0f} '
+                   f'{my - 14:.0f} L{mx - 14:.0f} {my + 14:.0f}" stroke="#000" stroke-width="5"/>')
     else:
-        state["day"] = n
-    if state["day"] in (29, 30):
-        state["day"] = 31
-    bonus = state["day"] in (15, 31)
-    return bonus
+        out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#555" '
+                   'stroke-width="8"/>')
+    horizontal = y1 == y2
+    ly = my - 20 if horizontal else my + 5
+    lx = mx if horizontal else mx + 12
+    anchor = "middle" if horizontal else "start"
+    out.append(_t(lx, ly, conn["id"], 11, anchor, "bold"))
+    if conn["blockaded"] and not horizontal:
+        out.append(_t(lx, ly + 16, "BLOCKADED", 11, anchor, "bold"))
+    return "".join(out)
 
 
-def month_advanced(state: State, active: str, events: list[Event]) -> None:
-    if state["wotp"] != active:
-        state["wotp"] = active
-        events.append({"text": f"The Will of the People goes to {active}.", "to": None})
-    if state["month"] == 1 and "T-NEU" not in state["out"] and "T-NEU" not in state["board"]:
-        region = state["tiles"]["unrest"]
-        state["board"]["T-NEU"] = {"region": region, "fresh": True}
-        events.append({"text": f"Trotsky returns from exile: neutral Trotsky enters {rname(region)}.",
-                       "to": None})
-    if state["month"] == 3:
-        if "T-NEU" in state["board"]:
-            at = state["board"].pop("T-NEU")
-            state["board"]["T-RED"] = at
-            state["out"].append("T-NEU")
-            events.append({"text": "Trotsky joins the Bolsheviks: red Trotsky replaces him in "
-                                   f"{rname(at['region'])}.", "to": None})
-        elif "T-RED" not in state["board"] and "T-RED" not in state["out"]:
-            state["out"].append("T-RED")
-            events.append({"text": "Trotsky is gone: red Trotsky leaves the game.", "to": None})
+def _token(x: float, y: float, tok: dict[str, Any]) -> str:
+    stroke = OWNER_STROKE.get(tok["owner"], "#000")
+    if tok["fresh"]:
+        rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="#fff" '
+                f'stroke="{stroke}" stroke-width="2.5"/>')
+    else:
+        rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="url(#dp-hatch)" '
+                f'stroke="{stroke}" stroke-width="2" stroke-dasharray="4 3"/>')
+    label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
+    return (rect + _t(x + 4, y + 20, label, 13, weight="bold")
+            + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold"))
 
 
-def draw(state: State, rng: Any, events: list[Event]) -> str | None:
-    """Top card of the deck; reshuffles the discard pile into an empty deck."""
-    if not state["deck"]:
-        if not state["discard"] or rng is None:
-            return None
-        state["deck"] = list(state["discard"])
-        state["discard"] = []
-        rng.shuffle(state["deck"])
-        events.append({"text": "The discard pile is shuffled into a new deck.", "to": None})
-    return str(state["deck"].pop(0))
+def _region(reg: dict[str, Any], sides: list[str]) -> str:
+    x, y = _box(reg["id"])
+    out = [f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="10" fill="{FILL[reg["id"]]}" '
+           f'stroke="#000" stroke-width="{4 if reg["unrest"] else 1.5}"/>']
+    if reg["unrest"]:
+        out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{BOX_W - 10}" height="{BOX_H - 10}" rx="7" '
+                   'fill="none" stroke="#000" stroke-width="1.5"/>')
+    out.append(_t(x + 10, y + 24, f"{reg['name']} ({reg['id']}, {reg['colour']})", 14, weight="bold"))
+    tags = []
+    if reg["unrest"]:
+        tags.append("UNREST")
+    tags += [f"objective {m}" for m in reg["markers"]]
+    strength = ", ".join(f"{s} {v[0]} ({v[1]})" for s, v in reg["strength"].items())
+    out.append(_t(x + 10, y + 42, strength + (f": {reg['greater']} greater" if reg["greater"] else ""), 10))
+    if tags:
+        out.append(_t(x + BOX_W - 10, y + BOX_H - 8, " | ".join(tags), 12, "end", "bold"))
+    shown = reg["tokens"][:16]
+    for i, tok in enumerate(shown):
+        out.append(_token(x + 8 + (i % 4) * 62, y + 52 + (i // 4) * 34, tok))
+    if len(reg["tokens"]) > len(shown):
+        out.append(_t(x + 10, y + BOX_H - 8, f"+{len(reg['tokens']) - len(shown)} more", 11))
+    return "".join(out)
 
 
-def can_draw(state: State) -> bool:
-    return bool(state["deck"] or state["discard"])
+def _calendar(view: dict[str, Any], y: int) -> str:
+    out = [_t(20, y - 6, f"Calendar: day {view['day']} of {view['month_name']} "
+                         f"(unrest worth {view['unrest_vp']} VP)", 14, weight="bold")]
+    for i, name in enumerate(view["months"]):
+        x = 20 + i * 143
+        now = i == view["month"]
+        out.append(f'<rect x="{x}" y="{y}" width="139" height="22" fill="{"#000" if now else "#fff"}" '
+                   'stroke="#000"/>')
+        out.append(_t(x + 70, y + 16, name, 11, "middle", "bold", "#fff" if now else "#000"))
+    for d in range(1, 32):
+        dx = 20 + (d - 1) * 27.6
+        now = d == view["day"]
+        special = d in (15, 31)
+        fill = "#000" if now else "#fff"
+        out.append(f'<rect x="{dx:.1f}" y="{y + 28}" width="26" height="22" fill="{fill}" '
+                   f'stroke="#000" stroke-width="{2.5 if special else 1}"/>')
+        out.append(_t(dx + 13, y + 44, d, 11, "middle", "bold" if special else "normal",
+                      "#fff" if now else "#000"))
+    return "".join(out)
 
 
-def exhaust(state: State, regions: list[str], events: list[Event]) -> None:
-    """Spec 4.5 4d: all at once, each region once."""
-    for region in D.REGIONS:
-        if region not in regions:
-            continue
-        flipped, gone = [], []
-        for t in tokens_in(state, region):
-            if state["board"][t]["fresh"]:
-                state["board"][t]["fresh"] = False
-                flipped.append(t)
-                continue
-            del state["board"][t]
-            gone.append(t)
-            kind = D.TOKENS[t]["kind"]
-            if kind == "unit":
-                state["supply"][owner(state, t)].append(t)
-            elif kind == "opp":
-                state["opp_pool"].append(t)
-            else:
-                state["out"].append(t)
-        if flipped or gone:
-            events.append({"text": f"{rname(region)} is exhausted: flipped "
-                                   f"{', '.join(flipped) or 'nothing'}; removed "
-                                   f"{', '.join(gone) or 'nothing'}.", "to": None})
-        for side in state["supply"]:
-            state["supply"][side].sort(key=D.TOKEN_ORDER.__getitem__)
-        state["opp_pool"].sort(key=D.TOKEN_ORDER.__getitem__)
+def _track(view: dict[str, Any], y: int) -> str:
+    end = view["track_end"]
+    cells = 2 * end + 1
+    step = 860 / cells
+    gov, sov = view["gov_side"], view["sov_side"]
+    out = [_t(20, y - 6, f"Support track: {view['s']:+d}  ({gov} end -{end}, {sov} end +{end})  "
+                         f"Will of the People: {view['wotp']}", 14, weight="bold")]
+    for i in range(cells):
+        v = i - end
+        x = 20 + i * step
+        now = v == view["s"]
+        fill = "#000" if now else ("#d5ecd2" if v == 0 else "#fff")
+        out.append(f'<rect x="{x:.1f}" y="{y}" width="{step - 2:.1f}" height="22" fill="{fill}" '
+                   'stroke="#000"/>')
+        out.append(_t(x + step / 2 - 1, y + 16, v, 10, "middle", "bold" if now else "normal",
+                      "#fff" if now else "#000"))
+    return "".join(out)
+
+
+def board_svg(view: dict[str, Any], seat: str | None) -> str:
+    turn = (f"Round {view['round']}, turn {view['turn']} of {view['turns']}" if view["turns"]
+            else f"Round {view['round']}")
+    to_act = f", {view['to_act']} to play" if view.get("to_act") else ""
+    if view["phase"] == "objective":
+        to_act = ", secret objectives being chosen"
+    if view.get("winner"):
+        to_act = f", game over: {view['winner']} wins"
+    blocked = next(c for c in view["connections"] if c["blockaded"])
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" '
+        'aria-label="Dual Powers board">',
+        '<defs><pattern id="dp-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/>'
+        '<line x1="0" y1="0" x2="0" y2="6" stroke="#888" stroke-width="2"/></pattern></defs>',
+        f'<rect x="0" y="0" width="{W}" height="{H}" fill="#fff"/>',
+        _t(20, 30, f"Petrograd 1917 - {turn}{to_act}", 18, weight="bold"),
+        _t(880, 30, f"Blockade: {blocked['id']} {blocked['name']}", 13, "end"),
+    ]
+    parts += [_connection(c) for c in view["connections"]]
+    parts += [_region(r, view["sides"]) for r in view["regions"]]
+    parts.append(_t(20, 572, "Tokens show id and strength: solid = fresh, hatched and dashed = exhausted. "
+                             "R Soviet, W Government, N/TROT neutral, O Opposition.", 11))
+    parts.append(_t(20, 588, "Under each region name: strength (tokens counted) of each side.", 11))
+    parts.append(_calendar(view, 610))
+    parts.append(_track(view, 710))
+    parts.append("</svg>")
+    return "".join(parts)

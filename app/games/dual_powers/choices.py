@@ -7,9 +7,7 @@ from itertools import combinations
 from typing import Any
 
 from app.games.base import State
-from app.games.dual_powers import actions as A
-from app.games.dual_powers import board as B
-from app.games.dual_powers import data as D
+from app.games.dual_powers import actions, data, position
 
 Order = dict[str, Any]
 
@@ -21,14 +19,14 @@ def would_bonus(state: State, days: int) -> bool:
 
 
 def command_cards(hand: list[str]) -> list[str]:
-    return [c for c in hand if D.CARDS[c]["kind"] == "command"]
+    return [c for c in hand if data.CARDS[c]["kind"] == "command"]
 
 
 def moves(state: State, seat: str) -> list[tuple[str, str]]:
     out = []
-    for t in sorted(state["board"], key=D.TOKEN_ORDER.__getitem__):
-        if B.controls(state, seat, t):
-            out += [(t, r) for r in B.neighbours(state, state["board"][t]["region"])]
+    for t in sorted(state["board"], key=data.TOKEN_ORDER.__getitem__):
+        if position.controls(state, seat, t):
+            out += [(t, r) for r in position.neighbours(state, state["board"][t]["region"])]
     return out
 
 
@@ -37,21 +35,21 @@ def doubles(state: State, seat: str) -> list[tuple[str, str | None, str]]:
     for t, first in moves(state, seat):
         start = state["board"][t]["region"]
         out.append((t, None, first))
-        out += [(t, first, second) for second in B.neighbours(state, first) if second != start]
+        out += [(t, first, second) for second in position.neighbours(state, first) if second != start]
     return out
 
 
 def refreshable(state: State, seat: str) -> list[str]:
-    return [t for t in sorted(state["board"], key=D.TOKEN_ORDER.__getitem__)
-            if not state["board"][t]["fresh"] and B.controls(state, seat, t)]
+    return [t for t in sorted(state["board"], key=data.TOKEN_ORDER.__getitem__)
+            if not state["board"][t]["fresh"] and position.controls(state, seat, t)]
 
 
 def recruits(state: State, seat: str, value: int) -> list[list[str]]:
-    units = [u for u in state["supply"][seat] if D.TOKENS[u]["kind"] == "unit"]
+    units = [u for u in state["supply"][seat] if data.TOKENS[u]["kind"] == "unit"]
     out = []
     for size in range(1, value + 1):
         for combo in combinations(units, size):
-            if sum(D.TOKENS[u]["recruit"] for u in combo) <= value:
+            if sum(data.TOKENS[u]["recruit"] for u in combo) <= value:
                 out.append(list(combo))
     return out
 
@@ -60,11 +58,11 @@ def bonuses(state: State, seat: str) -> list[Order]:
     """Every legal bonus action now, as order fields."""
     out: list[Order] = []
     for u in state["supply"][seat]:
-        if D.TOKENS[u]["kind"] == "unit" and D.TOKENS[u]["recruit"] == 1:
-            out += [{"bonus": "RECRUIT", "bonus_token": u, "bonus_to": r} for r in D.REGIONS]
+        if data.TOKENS[u]["kind"] == "unit" and data.TOKENS[u]["recruit"] == 1:
+            out += [{"bonus": "RECRUIT", "bonus_token": u, "bonus_to": r} for r in data.REGIONS]
     out += [{"bonus": "MOVE", "bonus_token": t, "bonus_to": r} for t, r in moves(state, seat)]
     out += [{"bonus": "REFRESH", "bonus_token": t} for t in refreshable(state, seat)]
-    if B.can_draw(state):
+    if position.can_draw(state):
         out.append({"bonus": "DRAW"})
     if state["solo"] and not state["revealed"].get(seat) and state["objectives"].get(seat):
         out.append({"bonus": "ORGANIZE"})
@@ -76,14 +74,14 @@ def after_card(state: State, seat: str, card: str) -> State:
     sim = copy.deepcopy(state)
     sim["hands"][seat].remove(card)
     sim["played"][seat].append(card)
-    sim["bonus"] = B.advance_date(sim, D.CARDS[card]["days"], seat, [])
+    sim["bonus"] = position.advance_date(sim, data.CARDS[card]["days"], seat, [])
     return sim
 
 
 def action_options(state: State, seat: str, card: str) -> list[list[Order]]:
     """Groups of order parts (one group per kind of action) for ``card`` after it is played."""
     sim = after_card(state, seat, card)
-    info = D.CARDS[card]
+    info = data.CARDS[card]
     groups: list[list[Order]] = []
     if info["kind"] == "command":
         groups.append([{"action": "PASS"}])
@@ -102,14 +100,14 @@ def action_options(state: State, seat: str, card: str) -> list[list[Order]]:
         return groups
     special = info["special"]
     leader: list[Order] = []
-    for region in [None, *D.REGIONS]:
+    for region in [None, *data.REGIONS]:
         base: Order = {"action": "LEADER", **({"region": region} if region else {})}
         leader.append({**base, "special": False, "special_first": False})
         for first in (False, True):
             if special == "MOBILIZE":
                 blockade = state["blockade"]
                 leader += [{**base, "special": True, "special_first": first, "connection": c}
-                           for c in D.CONNECTIONS if c != blockade]
+                           for c in data.CONNECTIONS if c != blockade]
             else:
                 leader.append({**base, "special": True, "special_first": first})
     groups.append(leader)
@@ -121,13 +119,13 @@ def action_options(state: State, seat: str, card: str) -> list[list[Order]]:
 def sim_play(state: State, seat: str, order: Order) -> State:
     sim = copy.deepcopy(state)
     no_bonus = {k: v for k, v in order.items() if not k.startswith("bonus")}
-    A.apply_play(sim, seat, no_bonus, None, [])
+    actions.apply_play(sim, seat, no_bonus, None, [])
     return sim
 
 
 def random_play(state: State, seat: str, rng: Any) -> Order:
     hand = state["hands"][seat]
-    card = rng.choice(sorted(hand, key=D.CARD_ORDER.__getitem__))
+    card = rng.choice(sorted(hand, key=data.CARD_ORDER.__getitem__))
     groups = action_options(state, seat, card)
     part = rng.choice(rng.choice(groups))
     order: Order = {"type": "PLAY", "card": card, **part}
@@ -142,11 +140,11 @@ def random_play(state: State, seat: str, rng: Any) -> Order:
 
 
 def random_place(state: State, seat: str, rng: Any) -> Order:
-    region = rng.choice([None, *D.REGIONS])
+    region = rng.choice([None, *data.REGIONS])
     order: Order = {"type": "PLACE", **({"region": region} if region else {})}
     if state["bonus"]:
         sim = copy.deepcopy(state)
-        A.apply_place(sim, seat, order, None, [])
+        actions.apply_place(sim, seat, order, None, [])
         choice = rng.choice([None, *bonuses(sim, seat)])
         if choice:
             order.update(choice)
@@ -161,7 +159,7 @@ def random_unrest(state: State, seat: str, rng: Any) -> Order:
 
 def default_objective(state: State, seat: str) -> Order:
     cards = command_cards(state["hands"][seat])
-    best = min(cards, key=lambda c: (-D.CARDS[c]["vp"], D.CARDS[c]["days"], D.CARD_ORDER[c]))
+    best = min(cards, key=lambda c: (-data.CARDS[c]["vp"], data.CARDS[c]["days"], data.CARD_ORDER[c]))
     return {"type": "OBJECTIVE", "card": best}
 
 
@@ -169,7 +167,7 @@ def default_play(state: State, seat: str) -> Order:
     hand = state["hands"][seat]
     cards = command_cards(hand)
     if cards:
-        card = min(cards, key=lambda c: (D.CARDS[c]["days"], D.CARDS[c]["vp"], D.CARD_ORDER[c]))
+        card = min(cards, key=lambda c: (data.CARDS[c]["days"], data.CARDS[c]["vp"], data.CARD_ORDER[c]))
         return {"type": "PLAY", "card": card, "action": "PASS"}
-    card = min(hand, key=lambda c: (D.CARDS[c]["days"], D.CARD_ORDER[c]))
+    card = min(hand, key=lambda c: (data.CARDS[c]["days"], data.CARD_ORDER[c]))
     return {"type": "PLAY", "card": card, "action": "LEADER", "special": False, "special_first": False}

@@ -1,300 +1,160 @@
-"""Setup and the automatic phases of a round: draw, objective, action turns, scoring, cleanup."""
+"""Dual Powers: Revolution 1917, for two players or solo against the Opposition.
+
+Options: ``solo`` (bool, default false), ``difficulty`` (1-6, solo only) and
+``faction`` (``SOV`` or ``GOV``: the human's side in solo).  Seats: ``SOV`` and
+``GOV``, or the human's faction alone in solo (the Opposition plays inside
+``resolve``).
+
+Order notation (one order a line; case does not matter)::
+
+    OBJECTIVE C-RED-5A                      secret objective (both players at once)
+    PLAY C-GRN-4 PASS                       play a card, no action
+    PLAY C-RED-4 RECRUIT R05                recruit units (total value <= the card's)
+    PLAY C-BLU-5A MOVE W01 TO WHT           Move: one controlled token one step
+    PLAY C-GRN-4 DOUBLE R05 VIA BLU TO WHT  Double Move (VIA only for two steps)
+    PLAY C-RED-3 REFRESH R03                Refresh an exhausted controlled token
+    PLAY L-KER LEADER IN GRN SPECIAL        leader recruit, then the special action
+    PLAY L-KOR LEADER SPECIAL-FIRST A-BLU   special first (Mobilize takes a connection)
+    PLAY L-DZE SPY-FIRST                    Espionage now, place the leader afterwards
+    PLACE GRN        /  PLACE NONE          ... the second part after SPY-FIRST
+    UNREST SCORE                            the unrest winner scores
+    UNREST BONUS DRAW                       ... or takes a bonus action instead
+
+A bonus action (when the day marker ends on 15 or 31) follows the action:
+``BONUS RECRUIT R01 IN GRN``, ``BONUS MOVE N3 TO PUR``, ``BONUS REFRESH R03``,
+``BONUS DRAW`` or (solo) ``BONUS ORGANIZE``; e.g.
+``PLAY C-PUR-4 RECRUIT R05 BONUS MOVE N3 TO PUR``.
+
+Ids: regions RED GRN BLU WHT BRN PUR; connections A-RED ... A-PUR (A-X joins X
+to the next region clockwise); command cards C-<region>-<2|3|4|5A|5B|6A|6B|7>;
+leader cards and tokens L-LEN L-DZE L-KOL (SOV), L-KER L-MIL L-KOR (GOV);
+units R01-R10 (SOV), W01-W10 (GOV); neutrals N1-N6, T-NEU, T-RED; Opposition
+units O<level>-<n>; region tiles TILE-<region>.
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from app.games.base import IllegalOrder, State
-from app.games.dual_powers import actions as A
-from app.games.dual_powers import board as B
-from app.games.dual_powers import data as D
-from app.games.dual_powers import solo as S
+from app.games.dual_powers import board, bot, choices, notation, prompts, rounds, views
 
-Event = dict[str, Any]
 Order = dict[str, Any]
 
-SOLO_ROUNDS = 3
 
+class DualPowers:
+    """The ``RULES`` object of Dual Powers (the Game protocol of app.games.base)."""
 
-def normalise_options(options: dict[str, Any]) -> dict[str, Any]:
-    solo = bool(options.get("solo", False))
-    out: dict[str, Any] = {"solo": solo}
-    if solo:
-        diff = options.get("difficulty", 1)
-        if not isinstance(diff, int) or isinstance(diff, bool) or not 1 <= diff <= 6:
-            raise ValueError("difficulty must be a whole number from 1 to 6")
-        faction = options.get("faction", "SOV")
-        if faction not in D.SIDES:
-            raise ValueError("faction must be SOV or GOV")
-        out.update(difficulty=diff, faction=faction)
-    return out
+    slug = "dual_powers"
+    title = "Dual Powers: Revolution 1917"
+    conformance_options = [{}, {"solo": True, "difficulty": 3, "faction": "SOV"},
+                           {"solo": True, "difficulty": 6, "faction": "GOV"}]
+    conformance_max_steps = 2000
 
+    def default_options(self) -> dict[str, Any]:
+        return {"solo": False, "difficulty": 1, "faction": "SOV"}
 
-def seats_for(options: dict[str, Any]) -> list[str]:
-    opts = normalise_options(options)
-    return [opts["faction"]] if opts["solo"] else list(D.SIDES)
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        return rounds.seats_for(options)
 
+    def robot_seats(self, options: dict[str, Any]) -> list[str]:
+        return []
 
-def setup(options: dict[str, Any], rng: Any) -> State:
-    opts = normalise_options(options)
-    solo = opts["solo"]
-    human = opts.get("faction")
-    side_of = {f: f for f in D.SIDES}
-    if solo:
-        side_of = {f: (f if f == human else "OPP") for f in D.SIDES}
-    supply: dict[str, list[str]] = {}
-    for faction in D.SIDES:
-        side = side_of[faction]
-        units = [] if side == "OPP" else list(D.UNITS[faction])
-        supply[side] = units + list(D.LEADERS[faction])
-    state: State = {
-        "solo": solo, "difficulty": opts.get("difficulty"), "human": human, "side_of": side_of,
-        "round": 1, "phase": "setup", "day": 1, "month": 0, "s": 0, "wotp": side_of["SOV"],
-        "board": {}, "supply": supply, "opp_pool": list(D.OPP_UNITS) if solo else [], "out": [],
-        "hands": {}, "deck": [], "discard": [], "removed_cards": [],
-        "played": {side: [] for side in side_of.values()},
-        "objectives": {side: None for side in side_of.values()},
-        "revealed": {side: False for side in side_of.values()},
-        "objective_owed": [], "opp_pile": [], "opp_leaders": [], "opp_leader_card": None,
-        "tiles": {"stack": [], "unrest": None, "blockade": None, "gone": []}, "blockade": None,
-        "markers": [], "turn": 0, "turn_order": [], "bonus": False, "pending": None,
-        "unrest_side": None, "winner": None, "end_reason": None,
-    }
-    for faction in D.SIDES:
-        if side_of[faction] != "OPP":
-            state["hands"][faction] = list(D.LEADERS[faction])
-    neutrals = list(D.NEUTRALS)
-    rng.shuffle(neutrals)                                   # RNG 1
-    for region, n in zip(D.REGIONS, neutrals, strict=True):
-        state["board"][n] = {"region": region, "fresh": True}
-    tiles = list(D.TILES)
-    rng.shuffle(tiles)                                      # RNG 2
-    state["tiles"]["unrest"] = tiles.pop(0)[5:]
-    state["tiles"]["blockade"] = tiles.pop(0)[5:]
-    state["tiles"]["stack"] = tiles
-    state["blockade"] = "A-" + state["tiles"]["blockade"]
-    deck = list(D.COMMAND_CARDS)
-    rng.shuffle(deck)                                       # RNG 3
-    state["deck"] = deck
-    if solo:
-        other = "GOV" if human == "SOV" else "SOV"
-        leaders = list(D.LEADERS[other])
-        rng.shuffle(leaders)                                # RNG 4
-        state["opp_leaders"] = leaders
-    events: list[Event] = []
-    start_round(state, rng, events)
-    run(state, rng, events)
-    return state
+    def setup(self, options: dict[str, Any], seats: list[str], rng: Any) -> State:
+        if list(seats) != rounds.seats_for(options):
+            raise ValueError(f"seats must be {rounds.seats_for(options)}")
+        return rounds.setup(options, rng)
 
+    def owed(self, state: State) -> dict[str, dict[str, Any]]:
+        return prompts.owed(state)
 
-def _draw_to(state: State, rng: Any, n: int, events: list[Event]) -> list[str]:
-    cards = []
-    for _ in range(n):
-        card = B.draw(state, rng, events)
-        if card is None:
-            break
-        cards.append(card)
-    return cards
+    def validate(self, state: State, seat: str, order: Order) -> None:
+        if seat not in self.owed(state):
+            if state["phase"] == "over":
+                raise IllegalOrder("The game is over.")
+            now = rounds.current_seat(state)
+            raise IllegalOrder(f"It is not your turn ({now} is to play)." if now else "You owe no order now.")
+        rounds.apply_order(copy.deepcopy(state), seat, copy.deepcopy(order), None, [])
 
+    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: Any) -> tuple[State, list[Any]]:
+        new = copy.deepcopy(state)
+        events: list[dict[str, Any]] = []
+        owed = self.owed(new)
+        for seat in sorted(owed, key=["SOV", "GOV"].index):
+            order = orders_by_seat.get(seat)
+            if order is None:
+                order = self.default_order(new, seat, rng)
+            try:
+                self.validate(new, seat, order)
+            except IllegalOrder as exc:
+                events.append({"text": f"{seat}'s order was not possible ({exc}); the default "
+                                       "order was used.", "to": [seat]})
+                order = self.default_order(new, seat, rng)
+            rounds.apply_order(new, seat, copy.deepcopy(order), rng, events)
+        rounds.run(new, rng, events)
+        return new, events
 
-def start_round(state: State, rng: Any, events: list[Event]) -> None:
-    events.append({"text": f"Round {state['round']} begins.", "to": None})
-    state["turn"], state["turn_order"] = 0, []
-    if state["solo"]:
-        human = state["human"]
-        got = _draw_to(state, rng, 4, events)
-        state["hands"][human] += got
-        events.append({"text": "You draw " + ", ".join(got) + ".", "to": [human]})
-        obj = _draw_to(state, rng, 1, events)
-        state["objectives"][human] = obj[0] if obj else None
-        state["revealed"][human] = False
-        state["opp_pile"] = _draw_to(state, rng, 5, events)
-        events.append({"text": "Your secret objective is dealt face down; the Opposition draws "
-                               f"{len(state['opp_pile'])} cards.", "to": None})
-        S.opp_objective_phase(state, events)
-        start_action(state)
-        return
-    for side in D.SIDES:
-        got = _draw_to(state, rng, 5, events)
-        state["hands"][side] += got
-        events.append({"text": "You draw " + ", ".join(got) + ".", "to": [side]})
-        events.append({"text": f"{side} draws {len(got)} cards.", "to": None})
-    state["phase"] = "objective"
-    state["objective_owed"] = [s for s in D.SIDES
-                               if any(D.CARDS[c]["kind"] == "command" for c in state["hands"][s])]
-
-
-def start_action(state: State) -> None:
-    state["phase"] = "action"
-    state["turn"] = 0
-    if state["solo"]:
-        state["turn_order"] = ["OPP", state["human"]] * 4 + ["OPP"]
-    else:
-        first = state["wotp"]
-        state["turn_order"] = [first, B.opponent(state, first)] * 4
-
-
-def current_seat(state: State) -> str | None:
-    if state["phase"] in ("action", "part2") and state["turn"] < len(state["turn_order"]):
-        return str(state["turn_order"][state["turn"]])
-    if state["phase"] == "unrest":
-        return str(state["unrest_side"])
-    return None
-
-
-def run(state: State, rng: Any, events: list[Event]) -> None:
-    """Run automatic steps until somebody owes a decision or the game is over."""
-    while True:
+    def default_order(self, state: State, seat: str, rng: Any) -> Order:
         phase = state["phase"]
         if phase == "objective":
-            if state["objective_owed"]:
-                return
-            start_action(state)
-        elif phase == "action":
-            if state["turn"] >= len(state["turn_order"]):
-                start_scoring(state, events)
-                continue
-            seat = state["turn_order"][state["turn"]]
-            if seat == "OPP":
-                S.opp_turn(state, events)
-                state["turn"] += 1
-            elif not state["hands"][seat]:
-                events.append({"text": f"{seat} has no card and misses the turn.", "to": None})
-                state["turn"] += 1
-            else:
-                return
-        elif phase == "scoring":
-            finish_scoring(state, rng, events)
-        else:
-            return
+            return choices.default_objective(state, seat)
+        if phase == "action":
+            return choices.default_play(state, seat)
+        if phase == "part2":
+            return {"type": "PLACE", "region": state["tiles"]["unrest"]}
+        if phase == "unrest":
+            return {"type": "UNREST", "choice": "SCORE"}
+        raise IllegalOrder("You owe no order now.")
+
+    def random_order(self, state: State, seat: str, rng: Any) -> Order:
+        phase = state["phase"]
+        if phase == "objective":
+            cards = sorted(choices.command_cards(state["hands"][seat]), key=lambda c: c)
+            return {"type": "OBJECTIVE", "card": rng.choice(cards)}
+        if phase == "action":
+            return choices.random_play(state, seat, rng)
+        if phase == "part2":
+            return choices.random_place(state, seat, rng)
+        if phase == "unrest":
+            return choices.random_unrest(state, seat, rng)
+        raise IllegalOrder("You owe no order now.")
+
+    def ai_order(self, state: State, seat: str, rng: Any) -> Order:
+        if seat not in self.owed(state):
+            raise IllegalOrder("You owe no order now.")
+        return bot.ai_order(state, seat, rng)
+
+    def turn_key(self, state: State) -> str:
+        phase = state["phase"]
+        rnd = state["round"]
+        if phase == "objective":
+            return f"R{rnd}-objective"
+        if phase == "action":
+            return f"R{rnd}-T{state['turn'] + 1}"
+        if phase == "part2":
+            return f"R{rnd}-T{state['turn'] + 1}-part2"
+        if phase == "unrest":
+            return f"R{rnd}-unrest"
+        return "over"
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def secrets(self, state: State, seat: str) -> list[str]:
+        return views.secrets(state, seat)
+
+    def outcome(self, state: State) -> list[dict[str, Any]] | None:
+        return views.outcome(state)
+
+    def parse(self, text: str) -> Order:
+        return notation.parse_order(text)
+
+    def format(self, order: Order) -> str:
+        return notation.format_order(order)
+
+    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+        return board.board_svg(view, seat)
 
 
-def start_scoring(state: State, events: list[Event]) -> None:
-    region = state["tiles"]["unrest"]
-    state["markers"] = [{"marker": "1", "region": region}]
-    winner = B.greater(state, region)
-    state["phase"] = "scoring"
-    if winner is None:
-        events.append({"text": f"Unrest in {B.rname(region)}: nobody has greater strength.", "to": None})
-    elif winner == "OPP":
-        B.move_gain(state, "OPP", D.UNREST_VP[state["month"]], events, f"unrest in {B.rname(region)}")
-    else:
-        events.append({"text": f"Unrest in {B.rname(region)}: {winner} has greater strength and "
-                               "chooses to score or take a bonus action.", "to": None})
-        state["phase"] = "unrest"
-        state["unrest_side"] = winner
-
-
-def reveal_order(state: State) -> list[str]:
-    a, b = B.sides(state)
-    s = state["s"]
-    if s == 0:
-        first = a if state["wotp"] != a else b
-    else:
-        first = a if B.sign(state, a) * s < 0 else b
-    return [first, B.opponent(state, first)]
-
-
-def finish_scoring(state: State, rng: Any, events: list[Event]) -> None:
-    if state["solo"]:
-        state["objectives"]["OPP"] = S.opp_objective(state["played"]["OPP"])
-    for side in reveal_order(state):
-        card = state["objectives"].get(side)
-        if card is None:
-            continue
-        A.reveal_objective(state, side, events, "scoring")
-        state["revealed"][side] = True
-        marker = "2" if len(state["markers"]) == 1 else "3"
-        state["markers"].append({"marker": marker, "region": D.CARDS[card]["region"],
-                                 "card": card, "side": side})
-    for m in state["markers"][1:]:
-        winner = B.greater(state, m["region"])
-        if winner is None:
-            events.append({"text": f"Objective {m['marker']} in {B.rname(m['region'])}: nobody has "
-                                   "greater strength.", "to": None})
-            continue
-        if B.move_gain(state, winner, D.CARDS[m["card"]]["vp"], events,
-                       f"objective {m['marker']} in {B.rname(m['region'])}"):
-            return
-    B.exhaust(state, sorted({m["region"] for m in state["markers"]}), events)
-    a_sov = state["side_of"]["SOV"]
-    last = state["round"] >= SOLO_ROUNDS if state["solo"] else state["month"] == D.LAST_MONTH
-    if last:
-        s = state["s"]
-        winner = state["wotp"] if s == 0 else (a_sov if s > 0 else state["side_of"]["GOV"])
-        B.end_game(state, winner, "end of the calendar" if not state["solo"] else "end of round 3",
-                   events)
-        return
-    cleanup(state, rng, events)
-    state["round"] += 1
-    start_round(state, rng, events)
-
-
-def cleanup(state: State, rng: Any, events: list[Event]) -> None:
-    tiles = state["tiles"]
-    tiles["gone"].append("TILE-" + tiles["unrest"])
-    tiles["unrest"] = tiles["blockade"]
-    if not tiles["stack"]:
-        tiles["stack"] = sorted(tiles["gone"])
-        tiles["gone"] = []
-        rng.shuffle(tiles["stack"])
-    tiles["blockade"] = tiles["stack"].pop(0)[5:]
-    state["blockade"] = "A-" + tiles["blockade"]
-    events.append({"text": f"Cleanup: unrest moves to {B.rname(tiles['unrest'])}; the blockade now "
-                           f"closes {D.CONNECTION_NAMES[state['blockade']]}.", "to": None})
-    state["markers"] = []
-    for side, row in state["played"].items():
-        for card in row:
-            (state["discard"] if D.CARDS[card]["kind"] == "command" else state["removed_cards"]).append(card)
-        state["played"][side] = []
-        obj = state["objectives"][side]
-        if obj is not None and side != "OPP":
-            state["discard"].append(obj)
-        state["objectives"][side] = None
-        state["revealed"][side] = False
-    if state["opp_leader_card"]:
-        state["removed_cards"].append(state["opp_leader_card"])
-        state["opp_leader_card"] = None
-    state["bonus"] = False
-    state["pending"] = None
-    state["unrest_side"] = None
-
-
-def apply_order(state: State, seat: str, order: Any, rng: Any, events: list[Event]) -> None:
-    """Apply one player's order to ``state`` (mutated); raises IllegalOrder."""
-    if not isinstance(order, dict):
-        raise IllegalOrder("An order must be a set of named fields (a JSON object).")
-    kind = order.get("type")
-    phase = state["phase"]
-    if phase == "objective":
-        if seat not in state["objective_owed"]:
-            raise IllegalOrder("You owe no objective now.")
-        if kind != "OBJECTIVE":
-            raise IllegalOrder("Choose your secret objective now (OBJECTIVE <card>).")
-        A.apply_objective(state, seat, order)
-        state["objective_owed"].remove(seat)
-        return
-    if seat != current_seat(state):
-        raise IllegalOrder("It is not your turn.")
-    if phase == "action":
-        if kind != "PLAY":
-            raise IllegalOrder("Play a card now (PLAY <card> ...).")
-        A.apply_play(state, seat, order, rng, events)
-        if state["phase"] == "action":
-            state["turn"] += 1
-            state["bonus"] = False
-    elif phase == "part2":
-        if kind != "PLACE":
-            raise IllegalOrder("Place your leader now (PLACE <region> or PLACE NONE).")
-        A.apply_place(state, seat, order, rng, events)
-        state["turn"] += 1
-        state["bonus"] = False
-    elif phase == "unrest":
-        if kind != "UNREST":
-            raise IllegalOrder("Choose how to use the unrest region (UNREST SCORE or UNREST BONUS ...).")
-        ended = A.apply_unrest(state, seat, order, rng, events)
-        if not ended:
-            state["phase"] = "scoring"
-            state["unrest_side"] = None
-    else:
-        raise IllegalOrder("The game is over.")
+RULES = DualPowers()

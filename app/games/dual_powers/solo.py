@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import State
-from app.games.dual_powers import board as B
-from app.games.dual_powers import data as D
+from app.games.dual_powers import data, position
 
 Event = dict[str, Any]
 
@@ -18,14 +17,14 @@ def opp_objective(row: list[str]) -> str | None:
     right-most (last played) card among the tied regions.  In that region the card
     with the highest VP; ties -> the later-played card (HOUSE RULE).
     """
-    cards = [c for c in row if D.CARDS[c]["kind"] == "command"]
+    cards = [c for c in row if data.CARDS[c]["kind"] == "command"]
     if not cards:
         return None
     total: dict[str, int] = {}
     count: dict[str, int] = {}
     for c in cards:
-        g = D.CARDS[c]["region"]
-        total[g] = total.get(g, 0) + D.CARDS[c]["days"]
+        g = data.CARDS[c]["region"]
+        total[g] = total.get(g, 0) + data.CARDS[c]["days"]
         count[g] = count.get(g, 0) + 1
     best = max(total.values())
     cand = [g for g in total if total[g] == best]
@@ -33,11 +32,11 @@ def opp_objective(row: list[str]) -> str | None:
         most = max(count[g] for g in cand)
         cand = [g for g in cand if count[g] == most]
     if len(cand) > 1:
-        chosen = next(D.CARDS[c]["region"] for c in reversed(cards) if D.CARDS[c]["region"] in cand)
+        chosen = next(data.CARDS[c]["region"] for c in reversed(cards) if data.CARDS[c]["region"] in cand)
     else:
         chosen = cand[0]
-    in_region = [(i, c) for i, c in enumerate(cards) if D.CARDS[c]["region"] == chosen]
-    return max(in_region, key=lambda ic: (D.CARDS[ic[1]]["vp"], ic[0]))[1]
+    in_region = [(i, c) for i, c in enumerate(cards) if data.CARDS[c]["region"] == chosen]
+    return max(in_region, key=lambda ic: (data.CARDS[ic[1]]["vp"], ic[0]))[1]
 
 
 def take_opp_unit(state: State, level: int) -> str | None:
@@ -45,7 +44,7 @@ def take_opp_unit(state: State, level: int) -> str | None:
     order = [level] + [lv for lv in range(level - 1, 0, -1)] + [lv for lv in range(level + 1, 4)]
     for lv in order:
         for t in state["opp_pool"]:
-            if D.TOKENS[t]["level"] == lv:
+            if data.TOKENS[t]["level"] == lv:
                 state["opp_pool"].remove(t)
                 return str(t)
     return None
@@ -57,8 +56,8 @@ def place_opp_unit(state: State, level: int, region: str, events: list[Event]) -
         events.append({"text": "The Opposition has no unit left to place.", "to": None})
         return
     state["board"][t] = {"region": region, "fresh": True}
-    events.append({"text": f"The Opposition places {t} (strength {D.TOKENS[t]['level']}) in "
-                           f"{B.rname(region)}.", "to": None})
+    events.append({"text": f"The Opposition places {t} (strength {data.TOKENS[t]['level']}) in "
+                           f"{position.rname(region)}.", "to": None})
 
 
 def opp_objective_phase(state: State, events: list[Event]) -> None:
@@ -70,8 +69,8 @@ def opp_objective_phase(state: State, events: list[Event]) -> None:
         if card in state["supply"]["OPP"]:
             state["supply"]["OPP"].remove(card)
             state["board"][card] = {"region": region, "fresh": True}
-        events.append({"text": f"The Opposition reveals {D.CARDS[card]['name']}, who enters "
-                               f"{B.rname(region)}.", "to": None})
+        events.append({"text": f"The Opposition reveals {data.CARDS[card]['name']}, who enters "
+                               f"{position.rname(region)}.", "to": None})
     if state["wotp"] != "OPP":
         state["wotp"] = "OPP"
         events.append({"text": "The Will of the People goes to the Opposition.", "to": None})
@@ -82,11 +81,11 @@ def opp_turn(state: State, events: list[Event]) -> None:
         events.append({"text": "The Opposition has no card to play.", "to": None})
         return
     card = state["opp_pile"].pop(0)
-    info = D.CARDS[card]
+    info = data.CARDS[card]
     state["played"]["OPP"].append(card)
-    events.append({"text": f"The Opposition plays {D.card_label(card)}.", "to": None})
-    bonus = B.advance_date(state, info["days"], "OPP", events)
-    events.append({"text": f"Day {state['day']} of {D.MONTHS[state['month']]}.", "to": None})
+    events.append({"text": f"The Opposition plays {data.card_label(card)}.", "to": None})
+    bonus = position.advance_date(state, info["days"], "OPP", events)
+    events.append({"text": f"Day {state['day']} of {data.MONTHS[state['month']]}.", "to": None})
     place_opp_unit(state, info["recruit"], info["region"], events)
     if bonus:
         place_opp_unit(state, 1, state["tiles"]["unrest"], events)

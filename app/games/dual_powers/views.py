@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import State
-from app.games.dual_powers import board as B
-from app.games.dual_powers import data as D
-from app.games.dual_powers import rules as R
+from app.games.dual_powers import data, position, rounds
 
 
 def card_info(cid: str) -> dict[str, Any]:
-    info = dict(D.CARDS[cid])
+    info = dict(data.CARDS[cid])
     info["id"] = cid
-    info["label"] = D.card_label(cid)
+    info["label"] = data.card_label(cid)
     return info
 
 
@@ -24,22 +22,22 @@ def _objective_visible(state: State, side: str, seat: str | None) -> bool:
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
-    sides = B.sides(state)
+    sides = position.sides(state)
     regions = []
-    for r in D.REGIONS:
+    for r in data.REGIONS:
         tokens = []
-        for t in sorted(B.tokens_in(state, r), key=D.TOKEN_ORDER.__getitem__):
-            tokens.append({"id": t, "name": D.TOKENS[t]["name"], "owner": B.owner(state, t) or "NEU",
-                           "fresh": state["board"][t]["fresh"], "strength": B.token_strength(state, t)})
+        for t in sorted(position.tokens_in(state, r), key=data.TOKEN_ORDER.__getitem__):
+            tokens.append({"id": t, "name": data.TOKENS[t]["name"], "owner": position.owner(state, t) or "NEU",
+                           "fresh": state["board"][t]["fresh"], "strength": position.token_strength(state, t)})
         regions.append({
-            "id": r, "name": D.REGION_NAMES[r], "colour": D.REGION_COLOURS[r], "tokens": tokens,
+            "id": r, "name": data.REGION_NAMES[r], "colour": data.REGION_COLOURS[r], "tokens": tokens,
             "unrest": state["tiles"]["unrest"] == r, "blockade_tile": state["tiles"]["blockade"] == r,
             "markers": [m["marker"] for m in state["markers"] if m["region"] == r],
-            "strength": {s: list(B.strength(state, s, r)) for s in sides},
-            "greater": B.greater(state, r),
+            "strength": {s: list(position.strength(state, s, r)) for s in sides},
+            "greater": position.greater(state, r),
         })
-    connections = [{"id": c, "name": D.CONNECTION_NAMES[c], "ends": list(ends),
-                    "blockaded": c == state["blockade"]} for c, ends in D.CONNECTIONS.items()]
+    connections = [{"id": c, "name": data.CONNECTION_NAMES[c], "ends": list(ends),
+                    "blockaded": c == state["blockade"]} for c, ends in data.CONNECTIONS.items()]
     objectives = {}
     for side in sides:
         card = state["objectives"].get(side)
@@ -50,17 +48,17 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": seat, "solo": state["solo"], "difficulty": state["difficulty"], "human": state["human"],
         "sides": sides, "round": state["round"], "phase": state["phase"],
-        "day": state["day"], "month": state["month"], "month_name": D.MONTHS[state["month"]],
-        "months": list(D.MONTHS), "unrest_vp": D.UNREST_VP[state["month"]],
-        "s": state["s"], "track_end": D.TRACK_END, "wotp": state["wotp"],
+        "day": state["day"], "month": state["month"], "month_name": data.MONTHS[state["month"]],
+        "months": list(data.MONTHS), "unrest_vp": data.UNREST_VP[state["month"]],
+        "s": state["s"], "track_end": data.TRACK_END, "wotp": state["wotp"],
         "sov_side": state["side_of"]["SOV"], "gov_side": state["side_of"]["GOV"],
         "turn": min(state["turn"] + 1, len(state["turn_order"])), "turns": len(state["turn_order"]),
-        "turn_order": list(state["turn_order"]), "to_act": R.current_seat(state),
+        "turn_order": list(state["turn_order"]), "to_act": rounds.current_seat(state),
         "bonus": state["bonus"], "regions": regions, "connections": connections,
         "blockade": state["blockade"],
         "supply": {s: list(v) for s, v in state["supply"].items()},
-        "opp_pool": {str(lv): sum(1 for t in state["opp_pool"] if D.TOKENS[t]["level"] == lv)
-                     for lv in D.OPP_LEVELS} if state["solo"] else {},
+        "opp_pool": {str(lv): sum(1 for t in state["opp_pool"] if data.TOKENS[t]["level"] == lv)
+                     for lv in data.OPP_LEVELS} if state["solo"] else {},
         "out": list(state["out"]),
         "tiles": {"unrest": state["tiles"]["unrest"], "blockade": state["tiles"]["blockade"],
                   "stack_count": len(state["tiles"]["stack"]),
@@ -69,7 +67,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "discard": list(state["discard"]), "removed_cards": list(state["removed_cards"]),
         "deck_count": len(state["deck"]),
         "hand_counts": {s: len(h) for s, h in hands.items()},
-        "leader_cards_in_hand": {s: [c for c in h if D.CARDS[c]["kind"] == "leader"]
+        "leader_cards_in_hand": {s: [c for c in h if data.CARDS[c]["kind"] == "leader"]
                                  for s, h in hands.items()},
         "objectives": objectives, "objective_pending": list(state["objective_owed"]),
         "markers": [dict(m) for m in state["markers"]],
@@ -79,12 +77,12 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "hand": None,
     }
     if seat is not None and seat in hands:
-        out["hand"] = [card_info(c) for c in sorted(hands[seat], key=D.CARD_ORDER.__getitem__)]
+        out["hand"] = [card_info(c) for c in sorted(hands[seat], key=data.CARD_ORDER.__getitem__)]
     return out
 
 
 def secrets(state: State, seat: str) -> list[str]:
-    hidden = [c for c in state["hands"].get(seat, []) if D.CARDS[c]["kind"] == "command"]
+    hidden = [c for c in state["hands"].get(seat, []) if data.CARDS[c]["kind"] == "command"]
     obj = state["objectives"].get(seat)
     if obj is not None and not state["solo"] and not state["revealed"].get(seat):
         hidden.append(obj)
@@ -98,8 +96,8 @@ def outcome(state: State) -> list[dict[str, Any]] | None:
     s = state["s"]
     if state["solo"]:
         human = state["human"]
-        return [{"seat": human, "score": B.sign(state, human) * s, "rank": 1 if winner == human else 2,
+        return [{"seat": human, "score": position.sign(state, human) * s, "rank": 1 if winner == human else 2,
                  "won": winner == human}]
-    loser = B.opponent(state, winner)
-    return [{"seat": winner, "score": B.sign(state, winner) * s, "rank": 1},
-            {"seat": loser, "score": B.sign(state, loser) * s, "rank": 2}]
+    loser = position.opponent(state, winner)
+    return [{"seat": winner, "score": position.sign(state, winner) * s, "rank": 1},
+            {"seat": loser, "score": position.sign(state, loser) * s, "rank": 2}]

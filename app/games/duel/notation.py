@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from app.games.base import InvalidOrder
-from app.games.duel.rules import PlacementError
+from app.games.duel.placement import PlacementError
 
 BAD_ORDER = "Order must be PLACE tile q r rotation, or PASS."
 _INT = re.compile(r"^[+-]?\d{1,6}$")

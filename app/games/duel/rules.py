@@ -1,268 +1,156 @@
-"""Placement legality, task completion and scoring (rules spec §5.3, §6, §7)."""
+"""Dorfromantik: The Duel, for two players placing the same tile each turn.
+
+Rules: ``shared/rules/dorfromantik-duel.md``.  Each turn is one simultaneous
+step: both seats owe a placement of the same revealed tile in their own area.
+
+Hidden information: nothing in the state is private to one seat, so
+``secrets`` returns ``[]``.  The stack order and the three boxed tiles are
+hidden from everyone (never in a view until the game is over); a seat's
+sealed order lives on the platform until the step resolves.
+
+Notes on the rules text:
+
+- The spec and the original rule summary (seed 003) were compared point by
+  point (reveal rule, the 3 opening task turns, the end-of-game extension,
+  placement and task rules, flags, longest rail/river, scoring pad); every
+  difference is one the spec explains (simultaneous online turns D8/D11,
+  HOUSE data D1/D2/D4, tie-break D14, automatic placement D9/D10), so the
+  spec is followed throughout.
+- Check 3 of §5.3 (E_ALREADY_FINAL) is the platform's: sealed orders are kept
+  outside the state, so the engine never sees a second order for a turn.
+- An order made by ``default_order`` carries ``"auto": True`` (``AUTO`` in the
+  notation); ``forfeit_after`` (default 3, 0 = off) such orders in a row
+  forfeit the game (§5.6).  A forced PASS neither counts nor breaks the run.
+  A missing or unusable order reaching ``resolve`` is replaced by the
+  automatic placement and counts as one.
+"""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from app.games.base import IllegalOrder
-from app.games.duel import data
-from app.games.duel.geometry import (
-    DIR_NAMES,
-    FACES,
-    TILES,
-    Cell,
-    Grid,
-    component,
-    dist,
-    frontier,
-    key_cell,
-    largest_network,
-    occupied_neighbours,
-)
-
-SEGMENT_WORDS = {"F": "forest", "G": "grain", "V": "village", "R": "rail", "W": "river"}
+from app.games.base import Event, IllegalOrder, Order, State
+from app.games.duel import data, notation, views
+from app.games.duel import state as st
+from app.games.duel.geometry import cell_key
+from app.games.duel.placement import automatic_placement, grid_of, legal_placements, score
 
 
-class PlacementError(IllegalOrder):
-    """An illegal placement; ``code`` is the spec's error code (E_...)."""
+class DuelRules:
+    """The ``RULES`` object of the ``duel`` game."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+    slug = "duel"
+    title = "Dorfromantik: The Duel"
+    conformance_options: list[dict[str, Any]] = [{}, {"forfeit_after": 0}]
+    conformance_max_steps = 200
+    #: a report draws the seat's own area first, with its numbered candidate positions
+    board_per_seat = True
 
+    def default_options(self) -> dict[str, Any]:
+        """``forfeit_after``: consecutive automatic placements that forfeit (0: never);
+        ``deadline_hours``: suggested turn deadline."""
+        return {"forfeit_after": data.FORFEIT_AFTER, "deadline_hours": data.DEADLINE_HOURS}
 
-def grid_of(area: dict[str, Any]) -> Grid:
-    """The grid ``{(q, r): (tile, rot)}`` of a player's area."""
-    return {key_cell(k): (v["tile"], v["rot"]) for k, v in area["cells"].items()}
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        return list(st.SEATS)
 
+    def setup(self, options: dict[str, Any], seats: list[str], rng: random.Random) -> State:
+        opts = {**self.default_options(), **(options or {})}
+        state, _ = st.setup(opts, seats, rng)
+        return state
 
-def _component_word(terrain: str) -> str:
-    return {"R": "rail network", "W": "river"}.get(terrain, SEGMENT_WORDS.get(terrain, terrain))
+    def owed(self, state: State) -> dict[str, dict[str, Any]]:
+        if state.get("over") or not state.get("current"):
+            return {}
+        return {s: views.prompt(state, s) for s in state["seats"] if s not in state["passing"]}
 
+    def validate(self, state: State, seat: str, order: Order) -> None:
+        """:raises IllegalOrder: the first failing check of §5.3 (``.code`` on placement errors)."""
+        try:
+            st.check_order(state, seat, order)
+        except IllegalOrder:
+            raise
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:  # pragma: no cover - defensive
+            raise IllegalOrder(notation.BAD_ORDER) from exc
 
-def measure(grid: Grid, cell: Cell, marker: str) -> dict[str, Any]:
-    """Measure the task on ``cell`` carrying ``marker`` (§6).
+    def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: random.Random) -> tuple[State, list[Event]]:
+        forfeit_after = int(state["options"].get("forfeit_after", data.FORFEIT_AFTER))
+        return st.resolve(state, orders_by_seat, forfeit_after)
 
-    :returns: ``{"status": "done"|"cancelled"|"active", ...}`` with the sizes
-        measured (``n``/``closed`` for single tasks, ``c`` for Connection,
-        ``halves`` for Doubles).
-    """
-    tid, rot = grid[cell]
-    tile = TILES[tid]
-    v = data.marker_value(marker)
-    kind = tile.task
-    if kind == "CON":
-        c = occupied_neighbours(grid, cell)
-        return {"status": "done" if c == v else "active", "c": c, "v": v}
-    if kind == "DBL":
-        halves = []
-        for seg in tile.task_segments:
-            cells, closed = component(grid, cell, seg)
-            n = len(cells)
-            terrain = FACES[tid][rot].seg_terrain[seg]
-            halves.append({"terrain": terrain, "n": n, "closed": closed, "dead": n > 6 or (closed and n < 6)})
-        if any(h["n"] == 6 for h in halves):
-            status = "done"
-        elif all(h["dead"] for h in halves):
-            status = "cancelled"
-        else:
-            status = "active"
-        return {"status": status, "halves": halves, "v": 6}
-    seg = tile.task_segments[0]
-    cells, closed = component(grid, cell, seg)
-    n = len(cells)
-    if n == v:
-        status = "done"
-    elif n > v or (closed and n < v):
-        status = "cancelled"
-    else:
-        status = "active"
-    return {"status": status, "n": n, "closed": closed, "v": v}
+    def default_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """The deterministic automatic placement of §5.6 (marked ``auto``)."""
+        cur = state["current"]
+        found = automatic_placement(state["areas"][seat], cur["tile"], cur["marker"])
+        if found is None:
+            return {"type": "PASS"}
+        (q, r), k = found
+        return {
+            "type": "PLACE",
+            "tile": cur["tile"],
+            "position": cell_key((q, r)),
+            "rotation": k,
+            "auto": True,
+        }
 
+    def random_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        cur = state["current"]
+        options = legal_placements(grid_of(state["areas"][seat]), cur["tile"], cur["marker"])
+        if not options:
+            return {"type": "PASS"}
+        (q, r), k = rng.choice(options)
+        return {"type": "PLACE", "tile": cur["tile"], "position": cell_key((q, r)), "rotation": k}
 
-def check_placement(grid: Grid, tile_id: str, marker: str | None, cell: Cell, rot: int) -> None:
-    """Run checks 6-13 of §5.3 for placing ``tile_id`` on ``cell`` at ``rot``.
+    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        from app.games.duel.bot import best_order
 
-    :raises PlacementError: the first failing check, in the spec's order.
-    """
-    q, r = cell
-    if not grid:
-        if cell != (0, 0):
-            raise PlacementError("E_FIRST_NOT_ORIGIN", "Your first tile must be placed at (0,0).")
-    else:
-        if cell in grid:
-            raise PlacementError("E_OCCUPIED", f"({q},{r}) already holds {grid[cell][0]}.")
-    facing = FACES[tile_id][rot].facing
-    touching = False
-    for d in range(6):
-        n = (q + (0, 1, 1, 0, -1, -1)[d], r + (-1, -1, 0, 1, 1, 0)[d])
-        other = grid.get(n)
-        if other is None:
-            continue
-        touching = True
-        theirs = FACES[other[0]][other[1]].facing[(d + 3) % 6]
-        mine = facing[d]
-        for line, code, word in (("R", "E_RAIL_MISMATCH", "rail"), ("W", "E_RIVER_MISMATCH", "river")):
-            if (mine == line) != (theirs == line):
-                raise PlacementError(
-                    code,
-                    f"Your {DIR_NAMES[d]} edge is {data.TERRAIN_NAMES[mine]} but the "
-                    f"{DIR_NAMES[(d + 3) % 6]} edge of {other[0]} at ({n[0]},{n[1]}) is "
-                    f"{data.TERRAIN_NAMES[theirs]}: {word} must meet {word}.",
-                )
-    if grid and not touching:
-        raise PlacementError(
-            "E_NOT_ADJACENT",
-            f"({q},{r}) touches none of your tiles; a tile must share an edge with your area.",
-        )
-    tile = TILES[tile_id]
-    if not tile.is_task or marker is None:
-        return
-    after = dict(grid)
-    after[cell] = (tile_id, rot)
-    m = measure(after, cell, marker)
-    name = data.TASK_TYPE_NAMES[tile.task or ""]
-    v = data.marker_value(marker)
-    if tile.task == "CON":
-        if m["c"] > v:
-            raise PlacementError(
-                "E_TASK_OVERSIZE",
-                f"Your new {name} task would start with {m['c']} neighbouring tiles, more than its marker {v}.",
-            )
-    elif tile.task == "DBL":
-        if all(h["dead"] for h in m["halves"]):
-            parts = "; ".join(
-                f"{SEGMENT_WORDS[h['terrain']]}: {h['n']}{' closed' if h['closed'] else ''}" for h in m["halves"]
-            )
-            raise PlacementError(
-                "E_DOUBLE_DEAD",
-                f"Neither territory of this Double task could still reach exactly 6 ({parts}).",
-            )
-    else:
-        terrain = data.TASK_TERRAIN[tile.task or ""]
-        if m["n"] > v:
-            raise PlacementError(
-                "E_TASK_OVERSIZE",
-                f"Your new {name} task would start with {m['n']} tiles, more than its marker {v}.",
-            )
-        if m["closed"] and m["n"] < v:
-            raise PlacementError(
-                "E_TASK_CLOSED_SMALL",
-                f"This closes your new {name} task's {_component_word(terrain)} at {m['n']} tiles, "
-                f"fewer than its marker {v}.",
-            )
+        return best_order(state, seat, rng)
+
+    def turn_key(self, state: State) -> str:
+        return f"T{state['turn']}"
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def secrets(self, state: State, seat: str) -> list[str]:
+        """Always ``[]``: nothing in the state is private to one seat (see module docstring)."""
+        return []
+
+    def outcome(self, state: State) -> list[dict[str, Any]] | None:
+        """Ranking by total, then task subtotal (D14); forfeits lose (§5.6)."""
+        if not state.get("over"):
+            return None
+        final = state.get("final") or {s: score(state["areas"][s]) for s in state["seats"]}
+        seats = state["seats"]
+        forfeited = set(state.get("forfeited", []))
+        if forfeited == set(seats):
+            # Both forfeited on the same turn: a draw.
+            return [{"seat": s, "score": final[s]["total"], "rank": 1} for s in seats]
+
+        def key(s: str) -> tuple[int, int, int]:
+            if forfeited:
+                return (0 if s in forfeited else 1, 0, 0)
+            return (1, final[s]["total"], final[s]["subtotal"])
+
+        order = sorted(state["seats"], key=lambda s: tuple(-x for x in key(s)))
+        result: list[dict[str, Any]] = []
+        for i, s in enumerate(order):
+            rank = i + 1
+            if i and key(s) == key(order[i - 1]):
+                rank = result[-1]["rank"]
+            result.append({"seat": s, "score": final[s]["total"], "rank": rank})
+        return result
+
+    def parse(self, text: str) -> Order:
+        return notation.parse(text)
+
+    def format(self, order: Order) -> str:
+        return notation.format_order(order)
+
+    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+        from app.games.duel.board import board_svg
+
+        return board_svg(view, seat)
 
 
-def is_legal(grid: Grid, tile_id: str, marker: str | None, cell: Cell, rot: int) -> bool:
-    """Whether the placement passes every check of §5.3."""
-    try:
-        check_placement(grid, tile_id, marker, cell, rot)
-    except PlacementError:
-        return False
-    return True
-
-
-def legal_placements(grid: Grid, tile_id: str, marker: str | None) -> list[tuple[Cell, int]]:
-    """Every legal (cell, rotation), cells in §5.6 order, rotations 0..5."""
-    return [(c, k) for c in frontier(grid) for k in range(6) if is_legal(grid, tile_id, marker, c, k)]
-
-
-def any_legal(grid: Grid, tile_id: str, marker: str | None) -> tuple[Cell, int] | None:
-    """The first legal placement in §5.6 order, or None."""
-    for c in frontier(grid):
-        for k in range(6):
-            if is_legal(grid, tile_id, marker, c, k):
-                return c, k
-    return None
-
-
-def evaluate(area: dict[str, Any], grid: Grid) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Measure every active marker of an area (§5.4 step 2) and move finished ones.
-
-    Mutates ``area`` (the caller owns a copy).
-
-    :returns: (completed, cancelled) as lists of ``{"marker", "cell"}``.
-    """
-    done, cancelled, still = [], [], []
-    for entry in area["active"]:
-        m = measure(grid, key_cell(entry["cell"]), entry["marker"])
-        if m["status"] == "done":
-            done.append(entry)
-            area["completed"].append(entry["marker"])
-            area.setdefault("finished", []).append({**entry, "status": "done"})
-        elif m["status"] == "cancelled":
-            cancelled.append(entry)
-            area["cancelled"].append(entry["marker"])
-            area.setdefault("finished", []).append({**entry, "status": "cancelled"})
-        else:
-            still.append(entry)
-    area["active"] = still
-    return done, cancelled
-
-
-def cancels_any(area: dict[str, Any], grid: Grid, cell: Cell, tile_id: str, rot: int) -> bool:
-    """Whether placing the tile would cancel one of the area's active tasks."""
-    after = dict(grid)
-    after[cell] = (tile_id, rot)
-    return any(measure(after, key_cell(e["cell"]), e["marker"])["status"] == "cancelled" for e in area["active"])
-
-
-def automatic_placement(area: dict[str, Any], tile_id: str, marker: str | None) -> tuple[Cell, int] | None:
-    """The deterministic automatic placement of §5.6, or None (no legal placement)."""
-    grid = grid_of(area)
-    first = None
-    for c in frontier(grid):
-        for k in range(6):
-            if not is_legal(grid, tile_id, marker, c, k):
-                continue
-            if first is None:
-                first = (c, k)
-            if not cancels_any(area, grid, c, tile_id, k):
-                return c, k
-    return first
-
-
-def score(area: dict[str, Any]) -> dict[str, Any]:
-    """The scoring pad of §7 for one area (also usable as a provisional score)."""
-    grid = grid_of(area)
-    tasks = {code: 0 for code in data.TASK_TYPES}
-    for marker in area["completed"]:
-        tasks[data.marker_type(marker)] += data.marker_value(marker)
-    subtotal = sum(tasks.values())
-    flags = {"A": 0, "B": 0, "C": 0}
-    field = {"F": "A", "G": "B", "V": "C"}
-    for cell, (tid, rot) in grid.items():
-        tile = TILES[tid]
-        if tile.flag is None:
-            continue
-        cells, closed = component(grid, cell, tile.flag)
-        if closed:
-            flags[field[FACES[tid][rot].seg_terrain[tile.flag]]] += len(cells)
-    rail = largest_network(grid, "R")
-    river = largest_network(grid, "W")
-    f = flags["A"] + flags["B"] + flags["C"] + rail + river
-    return {
-        "tasks": tasks,
-        "subtotal": subtotal,
-        **flags,
-        "D": rail,
-        "E": river,
-        "F": f,
-        "modules": 0,
-        "total": subtotal + f,
-    }
-
-
-__all__ = [
-    "PlacementError",
-    "any_legal",
-    "automatic_placement",
-    "check_placement",
-    "dist",
-    "evaluate",
-    "grid_of",
-    "is_legal",
-    "legal_placements",
-    "measure",
-    "score",
-]
+RULES = DuelRules()

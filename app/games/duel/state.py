@@ -27,7 +27,7 @@ from app.games.base import Event, IllegalOrder
 from app.games.duel import data
 from app.games.duel.geometry import cell_key
 from app.games.duel.notation import read_order
-from app.games.duel.rules import (
+from app.games.duel.placement import (
     PlacementError,
     any_legal,
     automatic_placement,
@@ -151,7 +151,7 @@ def start_turn(state: dict[str, Any], events: list[Event]) -> None:
 
 def finish(state: dict[str, Any], events: list[Event]) -> None:
     """End the game: nobody owes anything any more (mutates ``state``)."""
-    from app.games.duel.rules import score
+    from app.games.duel.placement import score
 
     state["over"] = True
     state["current"] = None

@@ -13,7 +13,7 @@ from typing import Any
 from app.games.duel import data
 from app.games.duel.geometry import FACES, TILES, cell_key, key_cell
 from app.games.duel.notation import format_order
-from app.games.duel.rules import grid_of, legal_placements, measure, score
+from app.games.duel.placement import grid_of, legal_placements, measure, score
 
 
 def candidates(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Empire: the Emperor's tribute game (spec ``empire.md``), 2-4 players."""
+"""Empire: the Emperor's tribute game (spec ``empire.md``), 2-4 players (rules: ``rules.py``)."""
 
 from __future__ import annotations
 

@@ -6,12 +6,12 @@ import random
 from typing import Any
 
 from app.games.base import IllegalOrder, InvalidOrder
-from app.games.empire import ai, bots, data, phases, tribute
+from app.games.empire import bot, data, phases, tribute
 from app.games.empire import state as st
+from app.games.empire.board import board_svg
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
 from app.games.empire.state import State, clone, ev, name, round_order
-from app.games.empire.svg import board_svg
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
 
@@ -128,18 +128,18 @@ class Empire:
         self._check(clone(state), seat, order)
 
     def default_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
-        return bots.default_order(state, seat)
+        return bot.default_order(state, seat)
 
     def random_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
-        return bots.random_order(state, seat, rng)
+        return bot.random_order(state, seat, rng)
 
     def ai_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
         """The planning bot's order; its default when the plan does not pass validation."""
-        order = ai.plan(state, seat, rng)
+        order = bot.plan(state, seat, rng)
         try:
             self.validate(state, seat, order)
         except IllegalOrder:
-            return bots.default_order(state, seat)
+            return bot.default_order(state, seat)
         return order
 
     # ------------------------------------------------------------ resolution
@@ -151,7 +151,7 @@ class Empire:
             try:
                 out[seat] = self._check(clone(state), seat, orders.get(seat))
             except IllegalOrder as exc:
-                out[seat] = canonical(bots.default_order(state, seat))
+                out[seat] = canonical(bot.default_order(state, seat))
                 if orders.get(seat) is not None:
                     events.append(ev(f"Your order could not be used ({exc}); the default applies.",
                                      [seat]))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.conquest import RULES, ai
+from app.games.conquest import RULES, bot
 from app.games.driver import advance, start
 
 from .helpers import Dice, play, scenario, seat
@@ -17,8 +17,8 @@ def _west():
 def test_placement_splits_between_spearhead_and_weak_point():
     s = _west()
     red = seat(s, "Red")
-    assert ai.priority_set(s, red) == ["WE"]
-    assert ai.choose_placement(s, red) == {"FRA": 2, "GER": 1}
+    assert bot.priority_set(s, red) == ["WE"]
+    assert bot.choose_placement(s, red) == {"FRA": 2, "GER": 1}
     assert RULES.ai_order(s, red, None) == {"type": "PLACE", "FRA": 2, "GER": 1}
 
 
@@ -27,7 +27,7 @@ def test_attack_needs_a_margin_of_two_and_takes_the_most_wanted_target():
     red = seat(s, "Red")
     assert RULES.ai_order(s, red, None) == {"type": "ATTACK", "pair": "FRA-GBR"}
     s["armies"]["FRA"] = 2
-    assert ai.choose_attack(s, red) is None
+    assert bot.choose_attack(s, red) is None
     assert RULES.ai_order(s, red, None) == {"type": "END_OFFENSIVE"}
 
 
@@ -35,9 +35,9 @@ def test_advance_keeps_the_origin_safe():
     s = scenario(players=2, owners={"FRA": "Red", "GBR": "Red"}, armies={"FRA": 5, "GBR": 1, "ITA": 5})
     red = seat(s, "Red")
     s["pending"] = {"from": "FRA", "to": "GBR", "d": 2}
-    assert ai.choose_advance(s, red) == 1
+    assert bot.choose_advance(s, red) == 1
     s["armies"]["ITA"] = 1
-    assert ai.choose_advance(s, red) == 2
+    assert bot.choose_advance(s, red) == 2
 
 
 def test_regroup_moves_inland_armies_to_the_most_threatened_front():
@@ -45,7 +45,7 @@ def test_regroup_moves_inland_armies_to_the_most_threatened_front():
     s = scenario(players=2, owners=owners, armies={"WCA": 5}, phase="REGROUP")
     red = seat(s, "Red")
     s["moves_left"] = {t: s["armies"][t] for t in owners}
-    assert ai.distances(s, red)["WCA"] == 1
+    assert bot.distances(s, red)["WCA"] == 1
     assert RULES.ai_order(s, red, None) == {"type": "MOVE", "pair": "WCA-ECA", "count": 4}
     s2, _ = play(s, "Red", RULES.ai_order(s, red, None))
     assert RULES.ai_order(s2, red, None) == {"type": "END_TURN"}
@@ -55,7 +55,7 @@ def test_trade_prefers_no_jokers_and_a_pictured_territory():
     s = scenario(players=2, owners={"WCA": "Red"}, phase="MOBILISATION")
     red = seat(s, "Red")
     s["hands"][red] = ["c1", "c2", "c3", "c43", "c4"]
-    order = ai.choose_trade(s, red)
+    order = bot.choose_trade(s, red)
     assert order["cards"] == ["c1", "c2", "c3"] and order["bonus"] == "WCA"
 
 

@@ -7,8 +7,8 @@ import xml.dom.minidom
 
 from app.games.conquest import RULES
 from app.games.conquest import data as D
+from app.games.conquest.board import tanks
 from app.games.conquest.state import valid_sets
-from app.games.conquest.svg import tanks
 from app.games.driver import start
 
 from .helpers import Dice, play, scenario, seat

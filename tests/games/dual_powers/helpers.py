@@ -5,9 +5,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from app.games.dual_powers import RULES
+from app.games.dual_powers import RULES, position
 from app.games.dual_powers import data as D
-from app.games.dual_powers import rules as R
+from app.games.dual_powers import rounds as R
 
 
 def scenario(solo: bool = False, faction: str = "SOV", difficulty: int = 3, *, to_act: str = "SOV",
@@ -20,15 +20,15 @@ def scenario(solo: bool = False, faction: str = "SOV", difficulty: int = 3, *, t
     for token in state["board"]:
         if D.TOKENS[token]["kind"] == "opp":
             state["opp_pool"].append(token)
-        elif R.B.owner(state, token) is not None:
-            state["supply"][R.B.owner(state, token)].append(token)
+        elif position.owner(state, token) is not None:
+            state["supply"][position.owner(state, token)].append(token)
     for side in state["supply"]:
         state["supply"][side].sort(key=D.TOKEN_ORDER.__getitem__)
     state["opp_pool"].sort(key=D.TOKEN_ORDER.__getitem__)
     state["played"] = {side: [] for side in state["played"]}
     state["board"] = {}
     for token, (region, fresh) in (board or {}).items():
-        side = R.B.owner(state, token)
+        side = position.owner(state, token)
         if side in state["supply"] and token in state["supply"][side]:
             state["supply"][side].remove(token)
         if token in state["opp_pool"]:

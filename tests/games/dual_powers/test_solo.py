@@ -10,8 +10,8 @@ import pytest
 from app.games.base import IllegalOrder
 from app.games.driver import advance, start
 from app.games.dual_powers import RULES
-from app.games.dual_powers import board as B
-from app.games.dual_powers import rules as R
+from app.games.dual_powers import position as B
+from app.games.dual_powers import rounds as R
 from app.games.dual_powers import solo as S
 
 from .helpers import play, scenario, where

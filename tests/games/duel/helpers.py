@@ -8,7 +8,7 @@ from typing import Any
 from app.games.base import step_rng
 from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
-from app.games.duel.rules import check_placement, evaluate, grid_of
+from app.games.duel.placement import check_placement, evaluate, grid_of
 
 _PIECE = re.compile(r"^(?P<tile>[LT]\d\d)@\((?P<q>-?\d+),(?P<r>-?\d+)\)/(?P<k>\d)(?::(?P<marker>[A-Z]{3}-\d))?$")
 

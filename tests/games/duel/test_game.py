@@ -12,7 +12,7 @@ from app.games.base import IllegalOrder, InvalidOrder
 from app.games.driver import advance, play_random, random_orders, start
 from app.games.duel import RULES
 from app.games.duel import state as st
-from app.games.duel.rules import PlacementError
+from app.games.duel.placement import PlacementError
 from tests.games.duel.helpers import S1, build, game_with
 from tests.games.jinja_env import app_env
 
@@ -214,7 +214,7 @@ def test_templates_render_board_private_and_form():
 def test_random_and_greedy_games_keep_areas_connected_and_lines_matched():
     from app.games.base import step_rng
     from app.games.duel.geometry import FACES, neighbour
-    from app.games.duel.rules import grid_of
+    from app.games.duel.placement import grid_of
 
     game = start(RULES, {"forfeit_after": 0}, "invariants")
     while RULES.outcome(game.state) is None:

@@ -7,7 +7,7 @@ import pytest
 from app.games.duel import RULES
 from app.games.duel import state as st
 from app.games.duel.geometry import component, frontier, largest_network
-from app.games.duel.rules import PlacementError, check_placement, grid_of, measure, score
+from app.games.duel.placement import PlacementError, check_placement, grid_of, measure, score
 from tests.games.duel.helpers import S1, build, game_with, piece, place_into
 
 

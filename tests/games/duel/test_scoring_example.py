@@ -12,7 +12,7 @@ from collections import Counter
 
 from app.games.duel import RULES
 from app.games.duel.geometry import cell_key, component, key_cell
-from app.games.duel.rules import grid_of, score
+from app.games.duel.placement import grid_of, score
 from tests.games.duel.helpers import build, game_with
 
 # Closed forest of 9 with L01 (green flag): a flower around L07 plus two tiles.

@@ -69,14 +69,14 @@ def test_defaults_for_every_window_validate_during_play():
 
 
 def test_planning_bot_orders_are_always_legal():
-    from app.games.empire import ai
+    from app.games.empire import bot
 
     game = start(RULES, {"players": 4, "round_limit": 6}, "planner")
     while RULES.outcome(game.state) is None:
         step = len(game.steps) + 1
         orders = {}
         for seat in RULES.owed(game.state):
-            order = ai.plan(game.state, seat, step_rng("planner", step, seat))
+            order = bot.plan(game.state, seat, step_rng("planner", step, seat))
             RULES.validate(game.state, seat, order)
             orders[seat] = order
         advance(RULES, game, orders)

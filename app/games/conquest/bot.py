@@ -1,22 +1,22 @@
-"""The AI of spec section 9: AI seats, full auto-command, timeouts and bots.
+"""Bot players: the AI of spec section 9 and random legal orders.
 
-Deterministic from the state; it consumes no random numbers (D22).  Ties go
-to the lowest territory number unless the spec says otherwise.
+The AI (``next_order``) plays AI seats, full auto-command, timeouts and bots.
+It is deterministic from the state and consumes no random numbers (D22).  Ties
+go to the lowest territory number unless the spec says otherwise.
+
+``random_turn_order`` draws a random legal order (bots, fuzzing and the
+conformance test).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import data as D
-from app.games.conquest.state import State, territories_of, valid_sets
+from app.games.conquest import data
+from app.games.conquest.prompts import attack_pairs, move_pairs
+from app.games.conquest.state import State, enemy_neighbours, pool_total, territories_of, valid_sets
 
-NUM = D.NUMBER
-
-
-def enemy_neighbours(state: State, t: str) -> list[str]:
-    me = state["owner"][t]
-    return [n for n in D.NEIGHBOURS[t] if state["owner"][n] != me]
+NUM = data.NUMBER
 
 
 def threat(state: State, t: str) -> int:
@@ -33,35 +33,35 @@ def borders(state: State, seat: str) -> list[str]:
 
 
 def _share(state: State, seat: str, h: str) -> float:
-    return sum(1 for t in D.IN_THEATRE[h] if state["owner"][t] == seat) / len(D.IN_THEATRE[h])
+    return sum(1 for t in data.IN_THEATRE[h] if state["owner"][t] == seat) / len(data.IN_THEATRE[h])
 
 
 def priority_set(state: State, seat: str) -> list[str]:
     """PS of spec 9.1."""
     goal = state["objective"][seat]["goal"]
-    obj = D.OBJECTIVES.get(goal, {})
-    order = D.THEATRES.index
+    obj = data.OBJECTIVES.get(goal, {})
+    order = data.THEATRES.index
     if "theatres" in obj and not obj.get("plus_one"):
         return list(obj["theatres"])
     if obj.get("plus_one"):
-        others = [h for h in D.THEATRES if h not in obj["theatres"]]
+        others = [h for h in data.THEATRES if h not in obj["theatres"]]
         best = max(others, key=lambda h: (_share(state, seat, h), -order(h)))
         return list(obj["theatres"]) + [best]
-    open_ = [h for h in D.THEATRES if _share(state, seat, h) < 1]
+    open_ = [h for h in data.THEATRES if _share(state, seat, h) < 1]
     if not open_:
         return []
-    return [max(open_, key=lambda h: (_share(state, seat, h), -len(D.IN_THEATRE[h]), -order(h)))]
+    return [max(open_, key=lambda h: (_share(state, seat, h), -len(data.IN_THEATRE[h]), -order(h)))]
 
 
 def target_colour(state: State, seat: str) -> str | None:
-    return D.OBJECTIVES.get(state["objective"][seat]["goal"], {}).get("destroy")
+    return data.OBJECTIVES.get(state["objective"][seat]["goal"], {}).get("destroy")
 
 
 def want(state: State, seat: str, b: str, ps: list[str], k: str | None) -> int:
-    h = D.THEATRE[b]
+    h = data.THEATRE[b]
     owner = state["owner"][b]
-    rest_mine = all(state["owner"][t] == seat for t in D.IN_THEATRE[h] if t != b)
-    owner_all = all(state["owner"][t] == owner for t in D.IN_THEATRE[h])
+    rest_mine = all(state["owner"][t] == seat for t in data.IN_THEATRE[h] if t != b)
+    owner_all = all(state["owner"][t] == owner for t in data.IN_THEATRE[h])
     return (
         6 * (h in ps)
         + 4 * (k is not None and state["colour"][owner] == k)
@@ -78,16 +78,16 @@ def choose_trade(state: State, seat: str) -> dict[str, Any] | None:
         return None
 
     def mine(c: str) -> bool:
-        t = D.CARD_TERRITORY[c]
+        t = data.CARD_TERRITORY[c]
         return t is not None and state["owner"][t] == seat
 
     def key(trio: list[str]) -> tuple[int, int, list[int]]:
-        jokers = sum(1 for c in trio if c in D.JOKERS)
-        return (jokers, 0 if any(mine(c) for c in trio) else 1, sorted(D.DECK.index(c) for c in trio))
+        jokers = sum(1 for c in trio if c in data.JOKERS)
+        return (jokers, 0 if any(mine(c) for c in trio) else 1, sorted(data.DECK.index(c) for c in trio))
 
     best = min(sets, key=key)
     order: dict[str, Any] = {"type": "TRADE", "cards": best}
-    owned = [str(D.CARD_TERRITORY[c]) for c in best if mine(c)]
+    owned = [str(data.CARD_TERRITORY[c]) for c in best if mine(c)]
     if owned:
         order["bonus"] = max(owned, key=lambda t: (pressure(state, t), -NUM[t]))
     return order
@@ -102,15 +102,15 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
             where[t] = where.get(t, 0) + n
 
     bord = borders(state, seat)
-    for h in D.THEATRES:
+    for h in data.THEATRES:
         r = state["pools"].get(h, 0)
         if not r:
             continue
-        inside = [t for t in bord if D.THEATRE[t] == h]
+        inside = [t for t in bord if data.THEATRE[t] == h]
         if inside:
             add(max(inside, key=lambda t: (pressure(state, t), -NUM[t])), r)
         else:
-            add(min((t for t in territories_of(state, seat) if D.THEATRE[t] == h), key=NUM.__getitem__), r)
+            add(min((t for t in territories_of(state, seat) if data.THEATRE[t] == h), key=NUM.__getitem__), r)
     g = state["pools"].get("G", 0)
     if g and bord:
         ps, k = priority_set(state, seat), target_colour(state, seat)
@@ -165,7 +165,7 @@ def distances(state: State, seat: str) -> dict[str, int]:
     while frontier:
         nxt = []
         for t in frontier:
-            for n in D.NEIGHBOURS[t]:
+            for n in data.NEIGHBOURS[t]:
                 if n in mine and n not in dist:
                     dist[n] = dist[t] + 1
                     nxt.append(n)
@@ -183,7 +183,7 @@ def choose_move(state: State, seat: str) -> dict[str, Any] | None:
         k = min(left[a] if left is not None else state["armies"][a], state["armies"][a] - 1)
         if k < 1:
             continue
-        options = [c for c in D.NEIGHBOURS[a] if c in dist and dist[c] < dist[a]]
+        options = [c for c in data.NEIGHBOURS[a] if c in dist and dist[c] < dist[a]]
         if options:
             c = min(options, key=lambda c: (dist[c], -threat(state, c), NUM[c]))
             return {"type": "MOVE", "pair": f"{a}-{c}", "count": k}
@@ -209,3 +209,83 @@ def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:
         return {"type": "END_OFFENSIVE"}
     move = choose_move(state, seat)
     return move or {"type": "END_TURN"}
+
+
+# ------------------------------------------------------------------ random legal orders
+
+
+def _trade(state: State, seat: str, rng: Any) -> dict[str, Any]:
+    cards = rng.choice(valid_sets(state["hands"][seat]))
+    order: dict[str, Any] = {"type": "TRADE", "cards": list(cards)}
+    where = data.CARD_TERRITORY
+    owned = [where[c] for c in cards if where[c] and state["owner"][where[c]] == seat]
+    if owned and rng.random() < 0.5:
+        order["bonus"] = rng.choice(owned)
+    return order
+
+
+def _place(state: State, seat: str, rng: Any) -> dict[str, Any]:
+    mine = territories_of(state, seat)
+    where: dict[str, int] = {}
+    partial = rng.random() < 0.2
+    for h, n in sorted(state["pools"].items()):
+        if not n:
+            continue
+        spots = [t for t in mine if data.THEATRE[t] == h] if h != "G" else mine
+        if partial:
+            n = rng.randint(1, n)
+        picks = [rng.choice(spots) for _ in range(rng.randint(1, 3))]
+        for i in range(n):
+            t = picks[i % len(picks)]
+            where[t] = where.get(t, 0) + 1
+        if partial:
+            break
+    return {"type": "PLACE", **where}
+
+
+def _move(state: State, seat: str, rng: Any, pairs: list[list[str]]) -> dict[str, Any]:
+    a, b = rng.choice(pairs)
+    left = state["moves_left"][a] if state["moves_left"] is not None else state["armies"][a]
+    top = min(left, state["armies"][a] - 1)
+    return {"type": "MOVE", "pair": f"{a}-{b}", "count": rng.randint(1, top)}
+
+
+def random_turn_order(state: State, seat: str, rng: Any) -> dict[str, Any]:
+    """A random legal order; offensives end with some probability so games finish."""
+    if state["status"][seat] == "FULL_AUTO":  # a state saved while such a seat owed its turn
+        return {"type": "AUTO"}
+    if rng.random() < 0.0005:
+        return {"type": "ABANDON", "confirm": True}
+    p = state["pending"]
+    if p:
+        return {"type": "ADVANCE", "count": rng.randint(1, p["d"])}
+    phase = state["phase"]
+    hand = state["hands"][seat]
+    if phase == "MOBILISATION":
+        if len(hand) >= 5:
+            return _trade(state, seat, rng)
+        if valid_sets(hand) and rng.random() < 0.4:
+            return _trade(state, seat, rng)
+        if pool_total(state) > 0:
+            return _place(state, seat, rng)
+    if phase != "REGROUP":
+        pairs = attack_pairs(state, seat)
+        r = rng.random()
+        if pairs and r < 0.75:
+            a, b = rng.choice(pairs)
+            order: dict[str, Any] = {"type": "ATTACK", "pair": f"{a}-{b}"}
+            if rng.random() < 0.15:
+                order["repeat"] = "CONQUER"
+                if rng.random() < 0.5:
+                    order["stop"] = 2 + rng.randrange(2)
+            if rng.random() < 0.15:
+                order["advance"] = rng.choice(["MAX", 1, 2, 3])
+            if state["armies"][a] < max(2, order.get("stop", 2)):
+                order.pop("stop", None)
+            return order
+        if r < 0.9:
+            return {"type": "END_OFFENSIVE"}
+    mp = move_pairs(state, seat)
+    if mp and rng.random() < 0.5:
+        return _move(state, seat, rng, mp)
+    return {"type": "END_TURN"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from app.games.conquest import data as D
+from app.games.conquest import data
 
 W, H = 1300, 704
 BW, BH = 104, 58
@@ -101,12 +101,12 @@ PANELS = {h: (a + _X, b, c + _X, d) for h, (a, b, c, d) in _PANELS.items()}
 
 def tanks(n: int) -> tuple[int, int]:
     """The tank shorthand: (tanks, units) with one tank = 10 armies."""
-    return divmod(max(0, n), D.TANK)
+    return divmod(max(0, n), data.TANK)
 
 
 def _patterns() -> str:
     out = []
-    for colour, (fill, pattern, _) in D.COLOUR_STYLE.items():
+    for colour, (fill, pattern, _) in data.COLOUR_STYLE.items():
         pid = f"pat-{colour}"
         marks = {
             "dots": '<circle cx="4" cy="4" r="1.8" fill="#000" fill-opacity=".55"/>',
@@ -171,11 +171,11 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
     x0, y0 = x - BW // 2, y - BH // 2
     owner = str(info.get("owner"))
     colour = colours.get(owner, "Grey")
-    fill, _, letter = D.COLOUR_STYLE[colour]
+    fill, _, letter = data.COLOUR_STYLE[colour]
     dark = colour == "Black"
     edge = ' stroke="#000" stroke-width="3.5"' if t in highlight else ' stroke="#222" stroke-width="1.2"'
     parts = [
-        f'<g class="t t-{t}"><title>{escape(D.NAME[t])}: {escape(str(owner))} ({colour}), '
+        f'<g class="t t-{t}"><title>{escape(data.NAME[t])}: {escape(str(owner))} ({colour}), '
         f"{info.get('armies', 0)} armies</title>",
         f'<rect x="{x0}" y="{y0}" width="{BW}" height="{BH}" rx="6" fill="url(#pat-{colour})"{edge}/>',
         f'<rect x="{x0 + 7}" y="{y0 + 6}" width="{BW - 14}" height="{BH - 12}" rx="4" fill="#fff" fill-opacity=".92"/>',
@@ -184,7 +184,7 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
         'stroke-width=".8"/>',
         f'<text x="{x0 + BW - 21}" y="{y0 + 21}" font-size="13" font-weight="bold" text-anchor="middle" '
         f'fill="{"#fff" if dark else "#000"}">{letter}</text>',
-        f'<text x="{x0 + 11}" y="{y0 + 34}" font-size="11">{escape(SHORT.get(t, D.NAME[t]))}</text>',
+        f'<text x="{x0 + 11}" y="{y0 + 34}" font-size="11">{escape(SHORT.get(t, data.NAME[t]))}</text>',
     ]
     n_tanks, units = tanks(int(info.get("armies", 0)))
     tx = x0 + 11
@@ -222,15 +222,15 @@ def render(view: dict[str, Any], seat: str | None) -> str:
         )
         out.append(
             f'<text x="{x0 + 8}" y="{y0 + 17}" font-size="13" font-weight="bold" fill="#334">'
-            f"{escape(D.THEATRE_NAMES[h])} (+{D.THEATRE_BONUS[h]})</text>"
+            f"{escape(data.THEATRE_NAMES[h])} (+{data.THEATRE_BONUS[h]})</text>"
         )
-    for a, b, kind in D.LINKS:
+    for a, b, kind in data.LINKS:
         out.append(_link(a, b, kind))
-    for t in D.TERRITORIES:
+    for t in data.TERRITORIES:
         out.append(_territory(t, terr.get(t, {}), colours, highlight))
     x = 8  # one text per commander and one for the key, so that each is translated whole
     for c in view.get("commanders", []):
-        item = f"{D.COLOUR_STYLE[c['colour']][2]} = {c['seat']} {c['colour']}"
+        item = f"{data.COLOUR_STYLE[c['colour']][2]} = {c['seat']} {c['colour']}"
         out.append(f'<text x="{x}" y="{H - 10}" font-size="13">{escape(item)}</text>')
         x += 140  # room for the longest colour name in any language
     out.append(

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from app.games.duel.geometry import FACES, Grid, cell_key, key_cell, neighbour
-from app.games.duel.rules import grid_of, legal_placements, measure
+from app.games.duel.placement import grid_of, legal_placements, measure
 
 
 def _value(area: dict[str, Any], grid: Grid, cell: tuple[int, int], tile: str, rot: int, marker: str | None) -> float:

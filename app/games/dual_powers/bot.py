@@ -11,10 +11,7 @@ import copy
 from typing import Any
 
 from app.games.base import IllegalOrder, State
-from app.games.dual_powers import actions as A
-from app.games.dual_powers import board as B
-from app.games.dual_powers import choices as C
-from app.games.dual_powers import data as D
+from app.games.dual_powers import actions, choices, data, position
 
 Order = dict[str, Any]
 
@@ -23,19 +20,19 @@ MAX_PER_CARD = 40
 
 def evaluate(state: State, side: str) -> float:
     """How good ``state`` looks for ``side`` (higher is better)."""
-    other = B.opponent(state, side)
-    stakes: dict[str, float] = {state["tiles"]["unrest"]: float(D.UNREST_VP[state["month"]])}
+    other = position.opponent(state, side)
+    stakes: dict[str, float] = {state["tiles"]["unrest"]: float(data.UNREST_VP[state["month"]])}
     for who in (side, other):
         card = state["objectives"].get(who)
         if card is not None and (who == side and not state["solo"] or state["revealed"].get(who)):
-            region = D.CARDS[card]["region"]
-            stakes[region] = stakes.get(region, 0.0) + D.CARDS[card]["vp"]
-    score = 2.0 * B.sign(state, side) * state["s"]
-    for region in D.REGIONS:
-        mine = B.strength(state, side, region)[0]
-        theirs = B.strength(state, other, region)[0]
+            region = data.CARDS[card]["region"]
+            stakes[region] = stakes.get(region, 0.0) + data.CARDS[card]["vp"]
+    score = 2.0 * position.sign(state, side) * state["s"]
+    for region in data.REGIONS:
+        mine = position.strength(state, side, region)[0]
+        theirs = position.strength(state, other, region)[0]
         weight = stakes.get(region, 0.5)
-        winner = B.greater(state, region)
+        winner = position.greater(state, region)
         score += weight * (1 if winner == side else -1 if winner == other else 0)
         score += 0.05 * weight * (mine - theirs)
     if state["wotp"] == side:
@@ -47,11 +44,11 @@ def _try(state: State, seat: str, order: Order) -> State | None:
     sim = copy.deepcopy(state)
     try:
         if order["type"] == "PLAY":
-            A.apply_play(sim, seat, order, None, [])
+            actions.apply_play(sim, seat, order, None, [])
         elif order["type"] == "PLACE":
-            A.apply_place(sim, seat, order, None, [])
+            actions.apply_place(sim, seat, order, None, [])
         else:
-            A.apply_unrest(sim, seat, order, None, [])
+            actions.apply_unrest(sim, seat, order, None, [])
     except IllegalOrder:
         return None
     return sim
@@ -74,7 +71,7 @@ def _with_bonus(state: State, seat: str, order: Order, rng: Any) -> Order:
     sim = _try(state, seat, order)
     if sim is None or not sim["bonus"] or order.get("action") == "SPY_FIRST":
         return order
-    options = [{**order, **b} for b in C.bonuses(sim, seat) if b["bonus"] != "DRAW"]
+    options = [{**order, **b} for b in choices.bonuses(sim, seat) if b["bonus"] != "DRAW"]
     better = _best(state, seat, [order, *options], rng)
     return better or order
 
@@ -83,22 +80,22 @@ def ai_order(state: State, seat: str, rng: Any) -> Order:
     phase = state["phase"]
     if phase == "objective":
         def appeal(card: str) -> tuple[float, float]:
-            region = D.CARDS[card]["region"]
-            mine = B.strength(state, seat, region)[0] + 1
-            theirs = B.strength(state, B.opponent(state, seat), region)[0]
-            return D.CARDS[card]["vp"] * (1 if mine > theirs else 0.5), rng.random()
-        return {"type": "OBJECTIVE", "card": max(C.command_cards(state["hands"][seat]), key=appeal)}
+            region = data.CARDS[card]["region"]
+            mine = position.strength(state, seat, region)[0] + 1
+            theirs = position.strength(state, position.opponent(state, seat), region)[0]
+            return data.CARDS[card]["vp"] * (1 if mine > theirs else 0.5), rng.random()
+        return {"type": "OBJECTIVE", "card": max(choices.command_cards(state["hands"][seat]), key=appeal)}
     if phase == "unrest":
         return {"type": "UNREST", "choice": "SCORE"}
     if phase == "part2":
-        places = [{"type": "PLACE", **({"region": r} if r else {})} for r in [None, *D.REGIONS]]
+        places = [{"type": "PLACE", **({"region": r} if r else {})} for r in [None, *data.REGIONS]]
         return _with_bonus(state, seat, _best(state, seat, places, rng) or places[0], rng)
     candidates: list[Order] = []
-    for card in sorted(state["hands"][seat], key=D.CARD_ORDER.__getitem__):
-        parts = [p for group in C.action_options(state, seat, card) for p in group]
+    for card in sorted(state["hands"][seat], key=data.CARD_ORDER.__getitem__):
+        parts = [p for group in choices.action_options(state, seat, card) for p in group]
         if len(parts) > MAX_PER_CARD:
             parts = rng.sample(parts, MAX_PER_CARD)
         # Cheap cards keep the calendar slow; expensive ones are weighed by what they do.
         candidates += [{"type": "PLAY", "card": card, **p} for p in parts if p["action"] != "SPY_FIRST"]
-    chosen = _best(state, seat, candidates, rng) or C.default_play(state, seat)
+    chosen = _best(state, seat, candidates, rng) or choices.default_play(state, seat)
     return _with_bonus(state, seat, chosen, rng)

@@ -1,0 +1,241 @@
+"""The board: token ownership, control, strength, connections and the calendar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import IllegalOrder, State
+from app.games.dual_powers import data
+
+Event = dict[str, Any]
+
+
+def rname(region: str) -> str:
+    return data.REGION_NAMES.get(region, region)
+
+
+def owner(state: State, token: str) -> str | None:
+    """The side (SOV, GOV or OPP) a faction token belongs to; None for neutrals."""
+    info = data.TOKENS[token]
+    if info["kind"] == "opp":
+        return "OPP"
+    if token == "T-RED":
+        return str(state["side_of"]["SOV"])
+    faction = info["faction"]
+    return None if faction is None else str(state["side_of"][faction])
+
+
+def sides(state: State) -> list[str]:
+    """The two sides in play: SOV and GOV, or the human and OPP in solo."""
+    return [state["side_of"]["SOV"], state["side_of"]["GOV"]]
+
+
+def opponent(state: State, side: str) -> str:
+    a, b = sides(state)
+    return b if side == a else a
+
+
+def sign(state: State, side: str) -> int:
+    """+1 if ``side`` scores towards SOV's end of the track, else -1."""
+    return 1 if side == state["side_of"]["SOV"] else -1
+
+
+def tokens_in(state: State, region: str) -> list[str]:
+    return [t for t, at in state["board"].items() if at["region"] == region]
+
+
+def token_strength(state: State, token: str) -> int:
+    info = data.TOKENS[token]
+    fresh = state["board"][token]["fresh"]
+    if info["kind"] == "opp":
+        return int(info["level"] if fresh else state["difficulty"])
+    return int(info["fresh"] if fresh else info["exhausted"])
+
+
+def has_presence(state: State, side: str, region: str) -> bool:
+    return any(owner(state, t) == side for t in tokens_in(state, region))
+
+
+def controls(state: State, side: str, token: str) -> bool:
+    """Own faction tokens always; a neutral only with WotP and a token of one's own beside it."""
+    if token not in state["board"]:
+        return False
+    who = owner(state, token)
+    if who is not None:
+        return who == side
+    return state["wotp"] == side and has_presence(state, side, state["board"][token]["region"])
+
+
+def strength(state: State, side: str, region: str) -> tuple[int, int]:
+    """(strength, token count) of ``side`` in ``region`` (spec 4.4)."""
+    here = tokens_in(state, region)
+    own = [t for t in here if owner(state, t) == side]
+    if not own:
+        return 0, 0
+    counted = list(own)
+    if state["wotp"] == side:
+        counted += [t for t in here if owner(state, t) is None]
+    return sum(token_strength(state, t) for t in counted), len(counted)
+
+
+def greater(state: State, region: str) -> str | None:
+    """The side with greater strength in ``region``, or None."""
+    a, b = sides(state)
+    sa, sb = strength(state, a, region), strength(state, b, region)
+    if sa[1] == 0 and sb[1] == 0:
+        return None
+    if sa != sb:
+        return a if sa > sb else b
+    return str(state["wotp"])
+
+
+def connection_between(a: str, b: str) -> str | None:
+    for cid, ends in data.CONNECTIONS.items():
+        if sorted(ends) == sorted([a, b]) and a != b:
+            return cid
+    return None
+
+
+def neighbours(state: State, region: str) -> list[str]:
+    """Regions reachable in one step (across an unblocked connection)."""
+    out = []
+    for cid, (x, y) in data.CONNECTIONS.items():
+        if cid == state["blockade"]:
+            continue
+        if x == region:
+            out.append(y)
+        elif y == region:
+            out.append(x)
+    return out
+
+
+def check_step(state: State, a: str, b: str) -> None:
+    if b not in data.REGIONS:
+        raise IllegalOrder(f"There is no region {b!r}.")
+    cid = connection_between(a, b)
+    if cid is None:
+        raise IllegalOrder(f"{rname(b)} is not adjacent to {rname(a)}.")
+    if cid == state["blockade"]:
+        raise IllegalOrder(f"{rname(b)} cannot be reached from {rname(a)}: the connection "
+                           f"({data.CONNECTION_NAMES[cid]}) is blockaded.")
+
+
+def tname(token: str) -> str:
+    info = data.TOKENS.get(token)
+    if info is None:
+        return token
+    return token if info["kind"] in ("unit", "opp") else f"{info['name']} ({token})"
+
+
+def check_controlled(state: State, side: str, token: Any) -> str:
+    if not isinstance(token, str) or token not in data.TOKENS:
+        raise IllegalOrder(f"There is no token {token!r}.")
+    if token not in state["board"]:
+        raise IllegalOrder(f"{tname(token)} is not on the board.")
+    if not controls(state, side, token):
+        raise IllegalOrder(f"You do not control {tname(token)} (neutrals need the Will of the "
+                           "People and one of your tokens in their region).")
+    return token
+
+
+def move_gain(state: State, side: str, vp: int, events: list[Event], why: str) -> bool:
+    """Move the score marker ``vp`` spaces towards ``side``; True if a track end is reached."""
+    s = state["s"] + sign(state, side) * vp
+    state["s"] = max(-data.TRACK_END, min(data.TRACK_END, s))
+    events.append({"text": f"{side} gains {vp} VP ({why}); support track at {state['s']:+d}.",
+                   "to": None})
+    if abs(state["s"]) == data.TRACK_END:
+        winner = side
+        end_game(state, winner, "track end", events)
+        return True
+    return False
+
+
+def end_game(state: State, winner: str, reason: str, events: list[Event]) -> None:
+    state["phase"] = "over"
+    state["winner"] = winner
+    state["end_reason"] = reason
+    events.append({"text": f"Game over: {winner} wins ({reason}).", "to": None})
+
+
+def advance_date(state: State, days: int, active: str, events: list[Event]) -> bool:
+    """Spec 4.3.2; returns whether the active side is entitled to a bonus action."""
+    n = state["day"] + days
+    if n > 31:
+        state["day"] = n - 31
+        if state["month"] < data.LAST_MONTH:
+            state["month"] += 1
+            events.append({"text": f"The month advances to {data.MONTHS[state['month']]}.", "to": None})
+            month_advanced(state, active, events)
+    else:
+        state["day"] = n
+    if state["day"] in (29, 30):
+        state["day"] = 31
+    bonus = state["day"] in (15, 31)
+    return bonus
+
+
+def month_advanced(state: State, active: str, events: list[Event]) -> None:
+    if state["wotp"] != active:
+        state["wotp"] = active
+        events.append({"text": f"The Will of the People goes to {active}.", "to": None})
+    if state["month"] == 1 and "T-NEU" not in state["out"] and "T-NEU" not in state["board"]:
+        region = state["tiles"]["unrest"]
+        state["board"]["T-NEU"] = {"region": region, "fresh": True}
+        events.append({"text": f"Trotsky returns from exile: neutral Trotsky enters {rname(region)}.",
+                       "to": None})
+    if state["month"] == 3:
+        if "T-NEU" in state["board"]:
+            at = state["board"].pop("T-NEU")
+            state["board"]["T-RED"] = at
+            state["out"].append("T-NEU")
+            events.append({"text": "Trotsky joins the Bolsheviks: red Trotsky replaces him in "
+                                   f"{rname(at['region'])}.", "to": None})
+        elif "T-RED" not in state["board"] and "T-RED" not in state["out"]:
+            state["out"].append("T-RED")
+            events.append({"text": "Trotsky is gone: red Trotsky leaves the game.", "to": None})
+
+
+def draw(state: State, rng: Any, events: list[Event]) -> str | None:
+    """Top card of the deck; reshuffles the discard pile into an empty deck."""
+    if not state["deck"]:
+        if not state["discard"] or rng is None:
+            return None
+        state["deck"] = list(state["discard"])
+        state["discard"] = []
+        rng.shuffle(state["deck"])
+        events.append({"text": "The discard pile is shuffled into a new deck.", "to": None})
+    return str(state["deck"].pop(0))
+
+
+def can_draw(state: State) -> bool:
+    return bool(state["deck"] or state["discard"])
+
+
+def exhaust(state: State, regions: list[str], events: list[Event]) -> None:
+    """Spec 4.5 4d: all at once, each region once."""
+    for region in data.REGIONS:
+        if region not in regions:
+            continue
+        flipped, gone = [], []
+        for t in tokens_in(state, region):
+            if state["board"][t]["fresh"]:
+                state["board"][t]["fresh"] = False
+                flipped.append(t)
+                continue
+            del state["board"][t]
+            gone.append(t)
+            kind = data.TOKENS[t]["kind"]
+            if kind == "unit":
+                state["supply"][owner(state, t)].append(t)
+            elif kind == "opp":
+                state["opp_pool"].append(t)
+            else:
+                state["out"].append(t)
+        if flipped or gone:
+            events.append({"text": f"{rname(region)} is exhausted: flipped "
+                                   f"{', '.join(flipped) or 'nothing'}; removed "
+                                   f"{', '.join(gone) or 'nothing'}.", "to": None})
+        for side in state["supply"]:
+            state["supply"][side].sort(key=data.TOKEN_ORDER.__getitem__)
+        state["opp_pool"].sort(key=data.TOKEN_ORDER.__getitem__)
