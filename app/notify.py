@@ -85,7 +85,7 @@ def _public_view(game: Game, rules: Rules) -> dict[str, Any] | None:
     """The spectator's view for the shared map page, when the game draws a board that is
     the same for every seat (a game whose board shows a seat its own choices sets
     ``board_per_seat = True``)."""
-    if not getattr(rules, "board_svg", None) or getattr(rules, "board_per_seat", False):
+    if not rules.draws_board or rules.board_per_seat:
         return None
     return rules.view(game.state, None)
 

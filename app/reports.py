@@ -55,13 +55,12 @@ def game_svg(slug: str, view: dict[str, Any], seat: str | None) -> Markup:
     from app.games import get_rules
 
     rules = get_rules(slug)
-    draw = getattr(rules, "board_svg", None)
-    if not draw:
+    if not rules.draws_board:
         return Markup("")
     from app.i18n.games import translate_svg
 
     # the game escapes every text it draws; the translations come from our own catalogues
-    return Markup(translate_svg(slug, draw(view, seat)))  # nosec B704
+    return Markup(translate_svg(slug, rules.board_svg(view, seat)))  # nosec B704
 
 
 def qr_svg(link: str) -> Markup:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,12 +112,14 @@ def replay_export(data: dict[str, Any]) -> ReplayReport:
         orders = step.get("orders")
         if orders is None:  # the open (or final) step: nothing applied
             continue
+        apply: Callable[..., tuple[dict[str, Any], list[dict[str, Any]]]]
+        args: tuple[Any, ...]
         if ANYTIME_STEP in orders:  # closed by an order sent at any time, not by a resolution
             sent = orders[ANYTIME_STEP]
-            apply, args = rules.apply_anytime, (sent["seat"], sent["order"], step_rng(seed, step_no, "anytime"))  # type: ignore[attr-defined]
+            apply, args = rules.apply_anytime, (sent["seat"], sent["order"], step_rng(seed, step_no, "anytime"))
         else:
             sources = step.get("sources") or {}
-            play = getattr(rules, "ai_order", None) or rules.random_order
+            play = rules.ai_order
             for seat in step.get("defaulted") or []:
                 # a missed order is the game's default, or the auto-command's once a seat is in civil disorder
                 drawn = [rules.default_order(state, seat, step_rng(seed, step_no, f"default:{seat}"))]

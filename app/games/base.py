@@ -51,17 +51,16 @@ of the seats that may see it.  Any other keys are free data.
 
 Optional extras
 ---------------
-A ``RULES`` object may also have: ``board_svg(view, seat) -> str`` (the board
-for pages and reports), ``ai_order(state, seat, rng)`` (a better bot than
-``random_order``; also auto-command), ``robot_seats(options)`` (seats the game
-plays itself; they never owe), ``handles_missed_deadlines = True`` (the game
-counts missed deadlines itself, so the platform's civil disorder stays out),
-``board_per_seat = True`` (the board drawn for a seat shows that seat's own
-choices, so a report draws it per seat; otherwise a report's map page is drawn
-once per step from the spectator's view, ``view(state, None)``),
-``conformance_options`` and ``conformance_max_steps`` (for the conformance
-test).  A prompt may carry ``"seconds"``: the game's own suggested length for
-the step (a timer), used unless the GM chose one.
+Every game's rules class subclasses :class:`BaseRules`, which gives each
+optional extra its default, so the platform calls them all on every game
+and never asks whether a game has one: ``board_svg`` (the board for pages and
+reports), ``ai_order`` (a better bot than ``random_order``; also
+auto-command), ``robot_seats`` (seats the game plays itself),
+``handles_missed_deadlines``, ``board_per_seat``, ``anytime_prompt`` and
+``apply_anytime`` (decisions at any time, below), ``conformance_options`` and
+``conformance_max_steps`` (for the conformance test).  A prompt may carry
+``"seconds"``: the game's own suggested length for the step (a timer), used
+unless the GM chose one.
 
 Decisions at any time: ``anytime_prompt(state, seat) -> Prompt | None`` and
 ``apply_anytime(state, seat, order, rng) -> (state, events)`` (both or
@@ -92,6 +91,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 JSON = Any
@@ -174,6 +175,163 @@ class Rules(Protocol):
         and never in another seat's or the public view.  The conformance test
         uses this to check that views leak nothing.
         """
+
+    # The optional extras: every game has them, with BaseRules' defaults unless it overrides them.
+    handles_missed_deadlines: bool
+    board_per_seat: bool
+    conformance_options: Sequence[dict[str, Any]]
+    conformance_max_steps: int
+
+    def robot_seats(self, options: dict[str, Any]) -> list[str]:
+        """Seats the game plays itself inside ``resolve``; they never owe."""
+
+    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """The bot's order (bot seats and auto-command)."""
+
+    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+        """The board drawn from a view, as one SVG; ``""`` when the game draws none."""
+
+    @property
+    def draws_board(self) -> bool:
+        """Whether ``board_svg`` draws a board."""
+
+    def anytime_prompt(self, state: State, seat: str) -> Prompt | None:
+        """What ``seat`` may send at any time now; None when nothing."""
+
+    def apply_anytime(self, state: State, seat: str, order: Order, rng: random.Random) -> tuple[State, list[Event]]:
+        """Apply an order sent at any time, as a resolution of its own."""
+
+
+class BaseRules(ABC):
+    """The base class of every game's rules: the Game protocol, with the optional extras' defaults.
+
+    A game's ``rules.py`` subclasses it, sets ``slug`` and ``title``, implements the
+    abstract methods (the protocol, see :class:`Rules` and DESIGN.md) and overrides
+    only the extras it needs; the defaults below are what the platform does for a
+    game that does not.
+    """
+
+    slug: str
+    title: str
+
+    #: True when the game counts missed deadlines itself (e.g. its own auto-command
+    #: ladder), so the platform's civil disorder stays out of it.
+    handles_missed_deadlines: bool = False
+
+    #: True when the board drawn for a seat shows that seat's own choices, so a report
+    #: draws it per seat; otherwise a report's map page is drawn once per step from the
+    #: spectator's view, ``view(state, None)``.
+    board_per_seat: bool = False
+
+    #: The option sets the conformance test plays (each with several seeds).
+    conformance_options: Sequence[dict[str, Any]] = ({},)
+
+    #: The conformance test's step cap for one random playthrough.
+    conformance_max_steps: int = 5000
+
+    # ------------------------------------------------------------------ the protocol
+    @abstractmethod
+    def default_options(self) -> dict[str, Any]:
+        """The options a game gets when the GM gives none."""
+
+    @abstractmethod
+    def seats(self, options: dict[str, Any]) -> list[str]:
+        """The seat ids for these options, in seat order."""
+
+    @abstractmethod
+    def setup(self, options: dict[str, Any], seats: list[str], rng: random.Random) -> State:
+        """The initial state; ``owed`` of it is not empty."""
+
+    @abstractmethod
+    def owed(self, state: State) -> dict[str, Prompt]:
+        """Who owes a decision now, with a prompt each; empty when the game is over."""
+
+    @abstractmethod
+    def validate(self, state: State, seat: str, order: Order) -> None:
+        """Raise ``IllegalOrder`` when ``order`` is not legal for ``seat`` now; change nothing."""
+
+    @abstractmethod
+    def resolve(
+        self, state: State, orders_by_seat: dict[str, Order], rng: random.Random
+    ) -> tuple[State, list[Event]]:
+        """Apply one order from every owed seat; return the new state and events (see :class:`Rules`)."""
+
+    @abstractmethod
+    def default_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """The order of a seat that missed its deadline."""
+
+    @abstractmethod
+    def random_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """A uniformly chosen legal order (bots, fuzzing, benchmarks)."""
+
+    @abstractmethod
+    def turn_key(self, state: State) -> str:
+        """Which turn the current step belongs to; deadlines and mails follow it."""
+
+    @abstractmethod
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        """Everything ``seat`` may see (``None``: the public view)."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> list[dict[str, Any]] | None:
+        """None while running, else ``[{"seat": s, "score": n, "rank": r}, ...]`` best first."""
+
+    @abstractmethod
+    def parse(self, text: str) -> Order:
+        """Read an order in the game's notation; raise ``InvalidOrder`` if unreadable."""
+
+    @abstractmethod
+    def format(self, order: Order) -> str:
+        """Write an order in the game's notation; ``parse(format(o)) == o``."""
+
+    @abstractmethod
+    def secrets(self, state: State, seat: str) -> list[str]:
+        """Strings private to ``seat`` now (see :class:`Rules`); ``[]`` when nothing is secret."""
+
+    # ------------------------------------------------------------------ the optional extras
+    def robot_seats(self, options: dict[str, Any]) -> list[str]:
+        """Seats the game plays itself inside ``resolve`` (they never owe, and the GM
+        seats no player there).  Default: none."""
+        return []
+
+    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
+        """The order a bot seat, or a seat under auto-command, plays now.
+
+        Default: ``random_order(state, seat, rng)``.  A game with a better bot overrides it.
+        """
+        return self.random_order(state, seat, rng)
+
+    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+        """The board drawn from ``view`` (what ``seat`` may see; None: a spectator) as one
+        ``<svg>`` element, for pages and reports; the game escapes its own text.
+
+        Default: ``""``, no board (``draws_board`` is then False).
+        """
+        return ""
+
+    @property
+    def draws_board(self) -> bool:
+        """Whether the game draws a board: True when its class overrides ``board_svg``."""
+        return type(self).board_svg is not BaseRules.board_svg
+
+    def anytime_prompt(self, state: State, seat: str) -> Prompt | None:
+        """What ``seat`` may send now even when it owes nothing (resign, resume command ...):
+        a prompt like ``owed``'s, or None when there is nothing to offer (see
+        "Decisions at any time" above).  A game overrides it together with
+        ``apply_anytime``.  Default: None, always.
+        """
+        return None
+
+    def apply_anytime(
+        self, state: State, seat: str, order: Order, rng: random.Random
+    ) -> tuple[State, list[Event]]:
+        """Validate and apply at once an order ``seat`` sent at any time, with the automatic
+        play that follows; never mutates ``state``.
+
+        :raises IllegalOrder: the order is not allowed (default: always, since a game
+            without ``anytime_prompt`` offers nothing to send).
+        """
+        raise IllegalOrder("There is nothing you can send now.")
 
 
 def deep_copy(state: State) -> State:

@@ -40,7 +40,7 @@ def advance(rules: Rules, game: Playthrough, orders: dict[str, Order]) -> list[E
     step = len(game.steps) + 1
     if ANYTIME_STEP in orders:
         sent = orders[ANYTIME_STEP]
-        new_state, events = rules.apply_anytime(  # type: ignore[attr-defined]
+        new_state, events = rules.apply_anytime(
             game.state, sent["seat"], sent["order"], step_rng(game.seed, step, "anytime"))
     else:
         new_state, events = rules.resolve(game.state, orders, step_rng(game.seed, step))

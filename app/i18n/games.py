@@ -92,8 +92,8 @@ def catalog(slug: str) -> Catalog:
             mod = importlib.import_module(f"app.i18n.catalog.{name}")
         except ModuleNotFoundError:
             continue
-        messages.update(getattr(mod, "MESSAGES", {}))
-        terms.update(getattr(mod, "TERMS", {}))
+        messages.update(mod.MESSAGES)  # every catalogue module defines both (empty when it has none)
+        terms.update(mod.TERMS)
     return Catalog(messages, terms)
 
 

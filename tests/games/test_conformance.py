@@ -1,10 +1,10 @@
 """Every registered game must pass these checks (the Game protocol of DESIGN.md).
 
-A game may set, on its RULES object:
+A game may set, on its RULES class (defaults in ``BaseRules``):
 - ``conformance_options``: a list of option dicts to play (default: ``[{}]``);
 - ``conformance_max_steps``: a step cap for one random playthrough.
 
-Games with the anytime extra (``anytime_prompt``/``apply_anytime``) are also
+Games with the anytime extra (they override ``anytime_prompt``/``apply_anytime``) are also
 played with orders sent at any time mixed in.
 """
 
@@ -15,19 +15,26 @@ import json
 import pytest
 
 from app.games import IllegalOrder, all_games
-from app.games.base import ANYTIME_STEP, step_rng
+from app.games.base import ANYTIME_STEP, BaseRules, step_rng
 from app.games.driver import advance, anytime, random_orders, replay, start
 
 GAMES = all_games()
 SLUGS = sorted(GAMES)
-ANYTIME_SLUGS = [slug for slug in SLUGS if hasattr(GAMES[slug], "anytime_prompt")]
+
+
+def _overrides(rules, name: str) -> bool:
+    """Whether the game's rules class replaces ``BaseRules``' default for the extra ``name``."""
+    return getattr(type(rules), name) is not getattr(BaseRules, name)
+
+
+ANYTIME_SLUGS = [slug for slug in SLUGS if _overrides(GAMES[slug], "anytime_prompt")]
 SEEDS = ["alpha", "bravo", "charlie"]
 
 
 def _cases():
     for slug in SLUGS:
         rules = GAMES[slug]
-        for i, options in enumerate(getattr(rules, "conformance_options", [{}])):
+        for i, options in enumerate(rules.conformance_options):
             for seed in SEEDS:
                 yield pytest.param(slug, options, seed, id=f"{slug}-{i}-{seed}")
 
@@ -51,6 +58,7 @@ def _check_views(rules, state, seats) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_protocol_names(slug):
     rules = GAMES[slug]
+    assert isinstance(rules, BaseRules)
     assert rules.slug == slug
     assert rules.title
     options = rules.default_options()
@@ -64,7 +72,7 @@ def test_random_playthrough_reaches_outcome_and_replays(slug, options, seed):
     rules = GAMES[slug]
     game = start(rules, options, seed)
     assert json.loads(_dump(game.state)) == game.state, "state does not round-trip through JSON"
-    max_steps = getattr(rules, "conformance_max_steps", 5000)
+    max_steps = rules.conformance_max_steps
     while rules.outcome(game.state) is None:
         assert len(game.steps) < max_steps, f"no outcome after {max_steps} steps"
         owed = rules.owed(game.state)
@@ -158,7 +166,7 @@ def test_parse_rejects_nonsense(slug):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_anytime_extra_comes_whole(slug):
     rules = GAMES[slug]
-    assert hasattr(rules, "anytime_prompt") == hasattr(rules, "apply_anytime")
+    assert _overrides(rules, "anytime_prompt") == _overrides(rules, "apply_anytime")
 
 
 def _sample_order(form) -> dict:
@@ -208,7 +216,7 @@ def test_anytime_orders_mixed_in_reach_outcome_and_replay(slug, options, seed):
     rules = GAMES[slug]
     game = start(rules, options, seed)
     pick = random.Random(seed)
-    max_steps = getattr(rules, "conformance_max_steps", 5000)
+    max_steps = rules.conformance_max_steps
     while rules.outcome(game.state) is None:
         assert len(game.steps) < max_steps, f"no outcome after {max_steps} steps"
         if len(game.steps) % 23 == 0:

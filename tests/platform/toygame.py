@@ -11,10 +11,10 @@ import copy
 import random
 from typing import Any
 
-from app.games.base import IllegalOrder, InvalidOrder
+from app.games.base import BaseRules, IllegalOrder, InvalidOrder
 
 
-class ToyRules:
+class ToyRules(BaseRules):
     slug = "toy"
     title = "Toy Duel"
 

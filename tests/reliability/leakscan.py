@@ -143,7 +143,7 @@ def scan_game(app: Any, client: Any, slug: str, options: dict[str, Any], seed: s
     rnd = random.Random(seed)
     # the test client must not run inside our app context (it would share one stale session)
     opts = {**rules.default_options(), **options}
-    robots = set(getattr(rules, "robot_seats", lambda _o: [])(opts))
+    robots = set(rules.robot_seats(opts))
     emails = [f"{seed}-{i}@example.org".replace(":", "-") for i, s in enumerate(rules.seats(opts))
               if s not in robots]
     orig = turns.new_seed

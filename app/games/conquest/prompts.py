@@ -217,7 +217,7 @@ def anytime_prompt(state: State, seat: str) -> dict[str, Any] | None:
 def _seat_prompt(title: str, text: str, example: str, forms: list[dict[str, Any]],
                  prominent: bool = False) -> dict[str, Any]:
     """A decision about the seat itself (resume command, abandon), offered at any time."""
-    out = {"kind": "seat", "title": title, "text": text, "example": example, "forms": forms}
+    out: dict[str, Any] = {"kind": "seat", "title": title, "text": text, "example": example, "forms": forms}
     if prominent:
         out["prominent"] = True
     return out

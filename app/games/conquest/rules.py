@@ -42,13 +42,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.base import Event, IllegalOrder, Order, State, deep_copy
+from app.games.base import BaseRules, Event, IllegalOrder, Order, State, deep_copy
 from app.games.conquest import board, bot, checks, flow, notation, prompts, views
 from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 
 
-class ConquestRules:
+class ConquestRules(BaseRules):
     slug = "conquest"
     #: missed turns have their own ladder here (auto-command, then full auto-command after
     #: three in a row), so the platform's civil disorder stays out of it

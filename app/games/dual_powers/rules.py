@@ -37,13 +37,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from app.games.base import IllegalOrder, State
+from app.games.base import BaseRules, IllegalOrder, State
 from app.games.dual_powers import board, bot, choices, notation, prompts, rounds, views
 
 Order = dict[str, Any]
 
 
-class DualPowers:
+class DualPowersRules(BaseRules):
     """The ``RULES`` object of Dual Powers (the Game protocol of app.games.base)."""
 
     slug = "dual_powers"
@@ -57,9 +57,6 @@ class DualPowers:
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return rounds.seats_for(options)
-
-    def robot_seats(self, options: dict[str, Any]) -> list[str]:
-        return []
 
     def setup(self, options: dict[str, Any], seats: list[str], rng: Any) -> State:
         if list(seats) != rounds.seats_for(options):
@@ -157,4 +154,4 @@ class DualPowers:
         return board.board_svg(view, seat)
 
 
-RULES = DualPowers()
+RULES = DualPowersRules()

@@ -30,14 +30,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.base import Event, IllegalOrder, Order, State
+from app.games.base import BaseRules, Event, IllegalOrder, Order, State
 from app.games.duel import data, notation, views
 from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
 from app.games.duel.placement import automatic_placement, grid_of, legal_placements, score
 
 
-class DuelRules:
+class DuelRules(BaseRules):
     """The ``RULES`` object of the ``duel`` game."""
 
     slug = "duel"

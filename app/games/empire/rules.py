@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.base import IllegalOrder, InvalidOrder
+from app.games.base import BaseRules, IllegalOrder, InvalidOrder
 from app.games.empire import bot, data, phases, tribute
 from app.games.empire import state as st
 from app.games.empire.board import board_svg
@@ -18,7 +18,7 @@ from app.games.empire.windows import apply_admin, apply_answer, apply_lose, appl
 REJECTED = "E007 Submission rejected; your previous orders (if any) stay in force."
 
 
-class Empire:
+class EmpireRules(BaseRules):
     slug = "empire"
     title = "Empire: the Emperor's tribute"
     conformance_options = [
@@ -225,4 +225,4 @@ class Empire:
         return state, events
 
 
-RULES = Empire()
+RULES = EmpireRules()
