@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.conquest import data
+from app.games.conquest.notation import format_order
 from app.games.conquest.state import State, enemy_neighbours, pool_total, territories_of, tname, valid_sets
 
 NUM = data.NUMBER
@@ -225,8 +226,6 @@ def _seat_prompt(title: str, text: str, example: str, forms: list[dict[str, Any]
 
 def _example(state: State, seat: str, forms: list[dict[str, Any]]) -> str:
     """A notation example drawn from the first form (what an e-mail order looks like)."""
-    from app.games.conquest.notation import format_order
-
     form = forms[0]
     kind = form["base"]["type"]
     if kind == "TRADE":

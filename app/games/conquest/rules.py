@@ -43,7 +43,7 @@ import random
 from typing import Any
 
 from app.games.base import BaseRules, Event, IllegalOrder, Order, State, deep_copy
-from app.games.conquest import board, bot, checks, flow, notation, prompts, views
+from app.games.conquest import board, bot, checks, engine, flow, notation, prompts, views
 from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 
@@ -74,8 +74,6 @@ class ConquestRules(BaseRules):
     def setup(self, options: dict[str, Any], seats: list[str], rng: random.Random) -> State:
         state = setup_state(options, seats, rng)
         events: list[Event] = []
-        from app.games.conquest import engine
-
         engine.start_turn(state, events)
         flow.settle(state, rng, events)
         return state

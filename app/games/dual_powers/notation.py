@@ -1,4 +1,4 @@
-"""Plain-text order notation (see the package docstring for the grammar)."""
+"""Plain-text order notation (the grammar is in the docstring of ``rules.py``)."""
 
 from __future__ import annotations
 

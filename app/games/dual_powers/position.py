@@ -1,4 +1,4 @@
-"""The board: token ownership, control, strength, connections and the calendar."""
+"""The position on the board: token ownership, control, strength, connections and the calendar."""
 
 from __future__ import annotations
 

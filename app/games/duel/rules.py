@@ -31,7 +31,7 @@ import random
 from typing import Any
 
 from app.games.base import BaseRules, Event, IllegalOrder, Order, State
-from app.games.duel import data, notation, views
+from app.games.duel import board, bot, data, notation, views
 from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
 from app.games.duel.placement import automatic_placement, grid_of, legal_placements, score
@@ -102,9 +102,7 @@ class DuelRules(BaseRules):
         return {"type": "PLACE", "tile": cur["tile"], "position": cell_key((q, r)), "rotation": k}
 
     def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
-        from app.games.duel.bot import best_order
-
-        return best_order(state, seat, rng)
+        return bot.best_order(state, seat, rng)
 
     def turn_key(self, state: State) -> str:
         return f"T{state['turn']}"
@@ -148,9 +146,7 @@ class DuelRules(BaseRules):
         return notation.format_order(order)
 
     def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
-        from app.games.duel.board import board_svg
-
-        return board_svg(view, seat)
+        return board.board_svg(view, seat)
 
 
 RULES = DuelRules()

@@ -34,6 +34,7 @@ from app.games.duel.placement import (
     check_placement,
     evaluate,
     grid_of,
+    score,
 )
 
 SEATS = ["RED", "BLUE"]
@@ -151,8 +152,6 @@ def start_turn(state: dict[str, Any], events: list[Event]) -> None:
 
 def finish(state: dict[str, Any], events: list[Event]) -> None:
     """End the game: nobody owes anything any more (mutates ``state``)."""
-    from app.games.duel.placement import score
-
     state["over"] = True
     state["current"] = None
     state["passing"] = []

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.games.empire import data
 from app.games.empire.notation import format_line
-from app.games.empire.state import State, ev, has_effect, name
+from app.games.empire.state import State, ev, has_effect, name, round_order
 
 
 def payments_due(state: State, seat: str) -> int:
@@ -92,7 +92,6 @@ def describe(form: list[str]) -> str:
 def start_payments(state: State) -> list[dict[str, Any]]:
     """Make every payment that needs no choice; open the window for the rest."""
     events: list[dict[str, Any]] = []
-    from app.games.empire.state import round_order
     state["pay_window"] = {}
     t = state["tribute"]
     for seat in round_order(state):
