@@ -63,8 +63,8 @@ auto-command), ``robot_seats`` (seats the game plays itself),
 unless the GM chose one.
 
 Decisions at any time: ``anytime_prompt(state, seat) -> Prompt | None`` and
-``apply_anytime(state, seat, order, rng) -> (state, events)`` (both or
-neither).  ``anytime_prompt`` is what ``seat`` may send now even when it owes
+``apply_anytime(state, seat, order, rng) -> (state, events)`` (a game
+overrides both or neither).  ``anytime_prompt`` is what ``seat`` may send now even when it owes
 nothing (resign, resume command ...): a prompt of the same shape as ``owed``'s,
 or None when there is nothing to offer; it shows only what ``seat`` may see.
 The page shows it folded under its title unless it carries ``"prominent": True``
@@ -117,7 +117,8 @@ class InvalidOrder(IllegalOrder):
 
 @runtime_checkable
 class Rules(Protocol):
-    """What the platform needs from a game. Implemented by each ``RULES`` object."""
+    """What the platform needs from a game: each ``RULES`` object, an instance of a
+    :class:`BaseRules` subclass."""
 
     slug: str
     title: str
