@@ -61,13 +61,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     _check_config(app)
 
-    from app import cli, db, logs, mail, reports
+    from app import cli, db, logs, mail, render_env
     from app.web import init_app as init_web
 
     logs.install()
     db.init_app(app)
     mail.init_app(app)
-    reports.init_app(app)
+    render_env.init_jinja(app)
     from app.i18n import init_app as init_i18n
 
     init_i18n(app)
