@@ -67,7 +67,7 @@ def render_map_html(context: dict[str, Any]) -> str:
     with player_locale(mctx["language"]):
         svg = game_svg(mctx["game"]["slug"], mctx["view"], None)
         box = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)', svg[:2000])
-        wide = bool(box) and float(box.group(1)) > 1.2 * float(box.group(2))
+        wide = box is not None and float(box.group(1)) > 1.2 * float(box.group(2))
         return render_template("reports/map.html", ctx=mctx, svg=svg, landscape=wide)
 
 

@@ -188,7 +188,7 @@ def render_limited(html: str, timeout: float, memory_mb: int, skip_first: bool =
     proc.start()
     child.close()
     try:
-        _await_child(parent, proc.pid, timeout, limit)
+        _await_child(parent, proc.pid or 0, timeout, limit)
         try:
             status, payload = parent.recv()
         except EOFError:
