@@ -206,6 +206,24 @@ def test_no_import_cycles() -> None:
         pytest.xfail("import cycles through modules being reworked:\n" + _report(graph, pending))
 
 
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = {start}, [start]
+    while todo:
+        for child in graph[todo.pop()] - seen:
+            seen.add(child)
+            todo.append(child)
+    return seen
+
+
+def test_the_render_service_does_not_import_the_web_cli_or_mail() -> None:
+    """Render workers import ``app.render_pool`` and what it imports: never the app factory's other layers."""
+    reached = _reachable(module_graph(), "app.render_pool")
+    banned = ("app.web", "app.cli", "app.mail", "app.mailin", "app.turns", "app.notify", "app.leagues", "jobs")
+    assert {"app.render_env", "app.report_html", "app.reports"} <= reached
+    assert "app" not in reached, "nothing on the render path uses the app factory (app/__init__.py)"
+    assert sorted(m for m in reached if any(m == b or m.startswith(b + ".") for b in banned)) == []
+
+
 def _comment_near(lines: list[str], node: ast.stmt, import_lines: set[int]) -> bool:
     """A comment on the import's own line(s), or on the line above it or above its block of imports.
 
