@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 
@@ -61,20 +62,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     _check_config(app)
 
-    from app import cli, db, logs, mail, reports
+    # deferred: every module of the package imports this one first, and a render worker or a
+    # script importing app.models must not load the web, the CLI and mail; building the app does
+    from app import cli, db, logs, mail, render_env
+    from app.i18n import init_app as init_i18n
     from app.web import init_app as init_web
 
     logs.install()
     db.init_app(app)
     mail.init_app(app)
-    reports.init_app(app)
-    from app.i18n import init_app as init_i18n
-
+    render_env.init_jinja(app)
     init_i18n(app)
     init_web(app)
     cli.init_app(app)
     if app.config["SCHEDULER_ENABLED"]:
-        from jobs import init_scheduler
+        from jobs import init_scheduler  # deferred: APScheduler loads only where it runs
 
         init_scheduler(app)
     return app
@@ -94,6 +96,4 @@ def _check_config(app: Flask) -> None:
     if app.config["DEV_MAILBOX"] is None:
         app.config["DEV_MAILBOX"] = not app.config["MAIL_SERVER"]
     if not app.config["MAIL_DOMAIN"]:
-        from urllib.parse import urlsplit
-
         app.config["MAIL_DOMAIN"] = urlsplit(app.config["BASE_URL"]).hostname or "pbem.localhost"

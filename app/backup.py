@@ -18,6 +18,8 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy.engine import make_url
 
+from app.db import _engines
+
 
 def _sqlite_path(url: str) -> str:
     path = make_url(url).database
@@ -65,8 +67,6 @@ def restore_from(url: str, source: str) -> None:
                 raise click.ClickException(f"{source} is damaged; nothing was restored")
         finally:
             check.close()
-        from app.db import _engines
-
         engine = _engines.pop(url, None)
         if engine is not None:
             engine.dispose()

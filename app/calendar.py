@@ -6,9 +6,9 @@ player's settings page; a turn mail is built inside ``player_locale``).
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from icalendar import Calendar, Event
+from icalendar import Alarm, Calendar, Event
 
 from app.i18n import gettext
 from app.models import Game, Seat, iso
@@ -33,8 +33,6 @@ def deadline_event(game_id: int, title: str, seat: str, step_no: int, deadline, 
         event.add("url", link)
         event.add("description", gettext("Send your orders: %(link)s", link=link))
     alarm_text = gettext("Orders due in %(title)s #%(id)s", title=title, id=game_id)
-    from icalendar import Alarm
-
     alarm = Alarm()
     alarm.add("action", "DISPLAY")
     alarm.add("description", alarm_text)
@@ -57,8 +55,6 @@ def one_deadline_ics(context: dict, link: str) -> bytes | None:
     """The .ics attached to a mail that announces a deadline (None when nothing is owed)."""
     if not context.get("prompt") or not context.get("deadline"):
         return None
-    from datetime import datetime
-
     deadline = datetime.fromisoformat(context["deadline"])
     game = context["game"]
     cal = _calendar()

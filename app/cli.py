@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 import click
 from flask.cli import with_appcontext
@@ -18,6 +17,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 
 from app import turns
+from app.cliutil import parse_now, parse_option
 from app.db import get_engine, write_session
 from app.links import gm_link, seat_link
 from app.mail import deliver_pending
@@ -25,30 +25,6 @@ from app.models import Seat, utcnow
 
 game_cli = AppGroup("game", help="Create and manage games.")
 mail_cli = AppGroup("mail", help="Outgoing and incoming mail.")
-
-
-def parse_option(text: str) -> tuple[str, object]:
-    """``KEY=VALUE``; the value is read as JSON when it can be (true, 3, "x")."""
-    if "=" not in text:
-        raise click.BadParameter(f"{text!r} is not KEY=VALUE")
-    key, raw = text.split("=", 1)
-    try:
-        value: object = json.loads(raw)
-    except json.JSONDecodeError:
-        value = raw
-    return key.strip(), value
-
-
-def parse_now(text: str | None) -> datetime:
-    if not text:
-        return utcnow()
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError as exc:
-        raise click.BadParameter(f"{text!r} is not an ISO-8601 instant") from exc
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
 
 
 def create(slug: str, players: list[str], bot: bool, options: dict, hours: float,

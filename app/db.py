@@ -14,8 +14,8 @@ import threading
 from collections.abc import Iterator
 
 import click
-from flask.cli import with_appcontext
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
@@ -126,9 +126,9 @@ def close_session(_exc: BaseException | None = None) -> None:
 def create_all(engine: Engine) -> None:
     """Create every table and stamp the schema as current for Alembic."""
     from app import models  # noqa: F401  (registers the tables)
+    from app.migrate import stamp_head  # deferred: Alembic loads only when the schema is made or changed
 
     SQLModel.metadata.create_all(engine)
-    from app.migrate import stamp_head
 
     stamp_head(engine)
 
@@ -137,7 +137,7 @@ def create_all(engine: Engine) -> None:
 @with_appcontext
 def init_db_command() -> None:
     """Create the tables (or upgrade them to the current schema)."""
-    from app.migrate import upgrade
+    from app.migrate import upgrade  # deferred: Alembic loads only when the schema is made or changed
 
     upgrade(get_engine())
     click.echo(f"database ready: {current_app.config['DATABASE_URL'].split('@')[-1]}")

@@ -24,7 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session
 
-from app.models import Game
+from app.leagues.absences import away_until
+from app.models import Event, Game, iso
 
 
 class PolicyError(ValueError):
@@ -119,13 +120,9 @@ def next_deadline(session: Session, game: Game, owed: dict[str, dict[str, Any]],
     """The deadline of a turn that opens at ``now`` with these prompts."""
     policy = game.policy or {}
     deadline = compute(policy, owed, now, game.hours)
-    from app.leagues.absences import away_until
-
     back = away_until(session, game, list(owed), deadline)
     if back is not None and back > deadline:
         deadline = place(back + step_length(policy, owed, game.hours) / 2, policy).replace(microsecond=0)
-        from app.models import Event, iso
-
         session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
                           text=f"A player who owes this step is away (declared in advance): the deadline "
                                f"waits until {iso(deadline)}."))

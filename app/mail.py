@@ -24,8 +24,14 @@ from flask import Flask, current_app
 from sqlalchemy import update
 from sqlmodel import Session, select
 
+from app import reports
+from app.calendar import one_deadline_ics
 from app.db import get_engine, write_session
-from app.models import OutboxMail, Report, Seat, utcnow
+from app.i18n import player_locale
+from app.links import prefs_link, seat_link
+from app.mailin import reply_address, return_path
+from app.models import OutboxMail, Player, Report, Seat, utcnow
+from app.render_pool import render_batch
 from app.tokens import LINK_PLACEHOLDER, PREFS_PLACEHOLDER
 
 log = logging.getLogger(__name__)
@@ -79,8 +85,6 @@ def queue_mail(
 
 
 def order_link(session: Session, mail: OutboxMail) -> str:
-    from app.links import seat_link
-
     if mail.game_id is None or not mail.seat:
         return ""
     seat = session.exec(select(Seat).where(Seat.game_id == mail.game_id, Seat.seat == mail.seat)).first()
@@ -92,9 +96,6 @@ def fill_link(body: str, link: str, prefs: str = "") -> str:
 
 
 def prefs_link_for(session: Session, address: str) -> str:
-    from app.links import prefs_link
-    from app.models import Player
-
     player = session.exec(select(Player).where(Player.email == address)).first()
     return prefs_link(player) if player is not None else ""
 
@@ -110,8 +111,6 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     created = mail.created_at if mail.created_at.tzinfo else mail.created_at.replace(tzinfo=UTC)
     msg["Date"] = format_datetime(created.astimezone(UTC), usegmt=True)
     msg["Auto-Submitted"] = "auto-replied" if mail.kind.startswith("reply-") else "auto-generated"
-    from app.mailin import reply_address
-
     reply_to = reply_address(session, mail)
     if reply_to:
         msg["Reply-To"] = clean_header(reply_to)
@@ -125,17 +124,11 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     if mail.html:
         msg.add_alternative(fill_link(mail.html, link, prefs), subtype="html")
     if with_pdf and mail.report_id is not None:
-        from app.reports import render_pdf
-
         report = session.get(Report, mail.report_id)
         if report is not None:
-            pdf = render_pdf(report.context, link)
+            pdf = reports.render_pdf(report.context, link)  # looked up each time: scripts stub it
             msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=report_filename(report))
     if mail.report_id is not None:
-        from app.calendar import one_deadline_ics
-
-        from app.i18n import player_locale
-
         report = session.get(Report, mail.report_id)
         with player_locale(((report.context or {}).get("player") or {}).get("language") if report else None):
             ics = one_deadline_ics(report.context, link) if report is not None else None
@@ -181,7 +174,7 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
     """Send what is due in the outbox; counts of sent, deferred, failed, local.
 
     The batch's reports are rendered in parallel by the render pool
-    (``app.render_pool``) and each mail goes out as soon as its PDF is ready.
+    (``render_pool.render_batch``) and each mail goes out as soon as its PDF is ready.
     A report that fails to render defers its mail; after ``REPORT_ATTEMPTS``
     tries the mail goes without the PDF and says the report is on the page.
     """
@@ -234,8 +227,6 @@ def _with_reports(app: Flask, engine: Any, rows: list[OutboxMail]):
         for row in rows:
             yield row, None, ""
         return
-    from app.render_pool import render_batch
-
     jobs, wanted = [], []
     with Session(engine) as session:
         for row in rows:
@@ -283,8 +274,6 @@ def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP 
                                        filename=report_filename(report))
         if conn is None:
             conn = _smtp(app)
-        from app.mailin import return_path
-
         refused = conn.send_message(msg, from_addr=return_path(row.message_id), to_addrs=[row.to_addr])
         if refused:
             code, text = next(iter(refused.values()))

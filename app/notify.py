@@ -16,6 +16,7 @@ from app.games.base import Rules
 from app.i18n import gettext, player_locale
 from app.mail import queue_mail
 from app.models import Event, Game, Player, Report, Seat, iso
+from app.report_html import map_view
 from app.tokens import LINK_PLACEHOLDER
 
 
@@ -38,9 +39,9 @@ def report_context(
 ) -> dict[str, Any]:
     """The data of one seat's report (JSON), from that seat's view only.
 
-    With ``public_view`` (what a spectator sees, ``rules.view(state, None)``) the
+    With ``public_view`` (``report_html.map_view``: what a spectator sees) the
     report's map page is drawn from it: the same page for every seat of the step,
-    so it is rendered once (``reports.map_key``).
+    so it is rendered once (``report_html.map_key``).
     """
     last = session.exec(
         select(Report.step_no)
@@ -81,15 +82,6 @@ def _seat_players(session: Session, game: Game) -> list[tuple[Seat, Player]]:
     return out
 
 
-def _public_view(game: Game, rules: Rules) -> dict[str, Any] | None:
-    """The spectator's view for the shared map page, when the game draws a board that is
-    the same for every seat (a game whose board shows a seat its own choices sets
-    ``board_per_seat = True``)."""
-    if not rules.draws_board or rules.board_per_seat:
-        return None
-    return rules.view(game.state, None)
-
-
 def _report_and_mail(
     session: Session, game: Game, rules: Rules, seat: Seat, player: Player, kind: str, now: datetime,
     public_view: dict[str, Any] | None = None,
@@ -121,14 +113,14 @@ def _report_and_mail(
 
 
 def game_started(session: Session, game: Game, rules: Rules, now: datetime) -> None:
-    public = _public_view(game, rules)
+    public = map_view(rules, game.state)
     for seat, player in _seat_players(session, game):
         _report_and_mail(session, game, rules, seat, player, "start", now, public)
 
 
 def turn_reports(session: Session, game: Game, rules: Rules, seats: list[Seat], now: datetime) -> None:
     kind = "end" if game.status == "finished" else "turn"
-    public = _public_view(game, rules)
+    public = map_view(rules, game.state)
     for seat, player in _seat_players(session, game):
         _report_and_mail(session, game, rules, seat, player, kind, now, public)
 

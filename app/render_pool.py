@@ -1,15 +1,15 @@
-"""A bounded pool of report render processes.
+"""A bounded pool of report render processes (the render service's batch path).
 
-WeasyPrint is slow and memory hungry, and a deadline storm asks for hundreds
-of PDFs at once.  Reports are therefore rendered in a fixed number of worker
-processes (``RENDER_WORKERS``, default: the number of CPUs), each with its own
-application (built from the parent's configuration), a time limit per render
-(``REPORT_TIMEOUT`` seconds) and an address-space limit (``REPORT_MEMORY_MB``
-beyond what a loaded worker maps).
-Workers run at a lower CPU priority (``RENDER_NICE``, default 10) than
-the web workers.  A worker is replaced after ``RENDER_TASKS_PER_CHILD`` renders, so a leak
-cannot grow without bound.  Workers are forked from a small server process
-that has already imported WeasyPrint, so starting one is cheap.
+A deadline storm asks for hundreds of PDFs at once.  They are rendered in a
+fixed number of worker processes (``RENDER_WORKERS``, default: the number of
+CPUs) running the same guarded job as a single render (``reports.render_job``:
+``REPORT_TIMEOUT`` seconds, ``REPORT_MEMORY_MB`` beyond what a loaded worker
+maps), at a lower CPU priority (``RENDER_NICE``, default 10) than the web
+workers.  A worker is replaced after ``RENDER_TASKS_PER_CHILD`` renders, so a
+leak cannot grow without bound.  Workers are forked from a small server
+process that has already imported WeasyPrint, so starting one is cheap, and
+render with ``render_env.render_app`` (templates, languages, helpers), never
+the web application.
 
 ``render_many`` hands out a batch and yields the results in the order given,
 as soon as each is ready; a failed or timed-out render yields its error
@@ -22,80 +22,62 @@ from __future__ import annotations
 
 import atexit
 import logging
+import multiprocessing
 import os
 import pickle
 import queue
+import signal
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+from flask import Flask
+
+from app import render_env, reports
+from app.reports import (
+    DEFAULT_MEMORY_MB,
+    RenderError,
+    join_pdfs,
+    limit_memory,
+    memory_limit,
+    part_html,
+    render_job,
+    report_parts,
+)
 
 log = logging.getLogger(__name__)
 
 #: Configuration keys the render workers do not need (and that must not pin a pool to one database).
 _LOCAL_KEYS = ("DATABASE_URL", "SCHEDULER_ENABLED", "DEV_MAILBOX")
-_PRELOAD = ["app", "app.reports", "weasyprint", "segno", "jinja2"]
+_PRELOAD = ["app.render_pool", "weasyprint", "segno", "jinja2"]
 
 DEFAULT_TASKS_PER_CHILD = 200
-DEFAULT_MEMORY_MB = 1024
 DEFAULT_NICE = 10
 
 
-class RenderError(Exception):
-    """A report could not be rendered (error, time limit or memory limit)."""
-
-
-# --------------------------------------------------------------------------- worker side
-
-_worker_app: Any = None
+_worker_app: Flask | None = None
 
 
 def _init_worker(config: dict[str, Any], memory_mb: int, nice: int = 0) -> None:
-    import resource
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
     if nice > 0:  # web requests first: a storm of renders must not slow players' pages
         os.nice(nice)
     global _worker_app
-    from app import create_app
-
-    _worker_app = create_app(config)
-    if memory_mb > 0:  # like a single isolated render: this much beyond what the loaded worker maps
-        from app.reports import vm_bytes
-
-        limit = vm_bytes() + memory_mb * 1024 * 1024
-        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard != resource.RLIM_INFINITY:
-            limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    _worker_app = render_env.render_app(config)
+    limit_memory(memory_limit(memory_mb))  # like a single render: this much beyond the loaded worker
 
 
-def _on_alarm(_signum: int, _frame: Any) -> None:
-    raise TimeoutError("report render took too long")
+def _render_part(context: dict[str, Any], link: str, timeout: float, part: str = "whole") -> bytes:
+    """A pool job: one PDF, the whole report or (``part``) its shared map page or the seat's own pages."""
+    assert _worker_app is not None, "a render worker is set up by _init_worker"
+    with _worker_app.app_context():
+        return render_job(lambda: part_html(context, link, part), timeout)
 
 
-def _render(context: dict[str, Any], link: str, timeout: float, part: str = "whole") -> bytes:
-    """One PDF: the whole report, or (``part``) its shared map page or the seat's own pages."""
-    import signal
-
-    from app import reports
-
-    signal.signal(signal.SIGALRM, _on_alarm)
-    if timeout > 0:
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        with _worker_app.app_context():
-            if part == "map":
-                return reports.pdf_of(reports.render_map_html(context))
-            if part == "own":
-                return reports.pdf_of(reports.render_html(context, link), skip_first=True)
-            return reports.render_pdf(context, link)
-    except MemoryError:
-        raise RenderError("report render ran out of memory") from None
-    except BaseException as exc:  # noqa: BLE001 - sent back as text: any exception must pickle
-        raise RenderError(f"{type(exc).__name__}: {str(exc)[:300]}") from None
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+def loaded_modules() -> list[str]:
+    """The modules a process has imported (tests check what a render worker holds)."""
+    return sorted(sys.modules)
 
 
 # --------------------------------------------------------------------------- parent side
@@ -146,8 +128,6 @@ class RenderPool:
     def _get(self) -> tuple[Any, int]:
         with self._lock:
             if self._pool is None:
-                import multiprocessing
-
                 ctx = multiprocessing.get_context("forkserver")
                 ctx.set_forkserver_preload(_PRELOAD)
                 self._pool = ctx.Pool(
@@ -173,41 +153,36 @@ class RenderPool:
         """Render every (report context, link); yield a PDF or a ``RenderError`` for each, in order.
 
         Everything is handed to the workers at once (before the first result is
-        asked for).  A map page shared by several reports (``reports.map_key``)
+        asked for).  A map page shared by several reports (``report_html.map_key``)
         is rendered once, first; each report's own pages are joined to it here.
         """
-        from app.reports import map_key, shares_map
-
         jobs = list(jobs)
         if not jobs:
             return iter(())
         pool, generation = self._get()
         answers: queue.Queue[tuple[Any, Any]] = queue.Queue()
-        maps: list[str | None] = []
+        plans = [report_parts(context) for context, _link in jobs]
+        maps: list[str | None] = [plan[0][1] for plan in plans]
         wanted: set[Any] = set()
-        for context, _link in jobs:
-            key = map_key(context) if shares_map(context) else None
-            maps.append(key)
-            if key is not None and ("map", key) not in wanted:
-                wanted.add(("map", key))
-                self._submit(pool, answers, ("map", key), context, "", "map")
-        for i, (context, link) in enumerate(jobs):
-            wanted.add(i)
-            self._submit(pool, answers, i, context, link, "own" if maps[i] else "whole")
+        for (context, _link), plan in zip(jobs, plans, strict=True):
+            for part, key in plan:
+                if key is not None and ("map", key) not in wanted:
+                    wanted.add(("map", key))
+                    self._submit(pool, answers, ("map", key), context, "", part)
+        for i, ((context, link), plan) in enumerate(zip(jobs, plans, strict=True)):
+            self._submit(pool, answers, i, context, link, plan[-1][0])
         return self._collect(len(jobs), maps, answers, generation)
 
     def _submit(self, pool: Any, answers: queue.Queue, tag: Any, context: dict[str, Any], link: str,
                 part: str) -> None:
         pool.apply_async(
-            _render, (context, link, self.timeout, part),
+            _render_part, (context, link, self.timeout, part),
             callback=lambda pdf: answers.put((tag, pdf)),
             error_callback=lambda exc: answers.put((tag, exc)),
         )
 
     def _collect(self, n: int, maps: list[str | None], answers: queue.Queue,
                  generation: int) -> Iterator[bytes | RenderError]:
-        from app.reports import join_pdfs
-
         # Per-render limits are enforced in the workers; this only catches a worker that died.
         silence = self.timeout + 30 if self.timeout > 0 else 600
         done: dict[Any, Any] = {}
@@ -248,7 +223,7 @@ _pools: dict[bytes, RenderPool] = {}
 _pools_lock = threading.Lock()
 
 
-def get_pool(app: Any) -> RenderPool:
+def get_pool(app: Flask) -> RenderPool:
     """The process's render pool for this app's configuration (made on first use)."""
     config = worker_config(app.config)
     opts = settings(app.config)
@@ -263,22 +238,20 @@ def get_pool(app: Any) -> RenderPool:
         return pool
 
 
-def render_inline(app: Any, jobs: Iterable[tuple[dict[str, Any], str]]) -> Iterator[bytes | RenderError]:
-    """Render in this process (``RENDER_WORKERS = 0``), each shared map page once."""
-    from app.reports import render_pdf
-
+def render_inline(app: Flask, jobs: Iterable[tuple[dict[str, Any], str]]) -> Iterator[bytes | RenderError]:
+    """Render in this process's application (``RENDER_WORKERS = 0``), each shared map page once."""
     maps: dict[str, bytes] = {}
     for context, link in jobs:
         result: bytes | RenderError
         try:
             with app.app_context():
-                result = render_pdf(context, link, maps)
+                result = reports.render_pdf(context, link, maps)  # looked up each time: scripts stub it
         except Exception as exc:  # noqa: BLE001
             result = RenderError(f"{type(exc).__name__}: {str(exc)[:300]}")
         yield result
 
 
-def render_batch(app: Any, jobs: Iterable[tuple[dict[str, Any], str]]) -> Iterator[bytes | RenderError]:
+def render_batch(app: Flask, jobs: Iterable[tuple[dict[str, Any], str]]) -> Iterator[bytes | RenderError]:
     """Render a batch through the pool (or inline when ``RENDER_WORKERS`` is 0), results in order."""
     if app.config.get("RENDER_WORKERS", None) == 0:
         return render_inline(app, jobs)

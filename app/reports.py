@@ -1,165 +1,66 @@
-"""Per-seat turn reports: HTML from the seat's view, then PDF with WeasyPrint.
+"""Report PDFs, made in a process limited in time and memory: the render service's one code path.
 
-The HTML is drawn only from a report context (``notify.report_context``),
-which holds the seat's view, never the raw state.  WeasyPrint fetches
-resources through ``AssetFetcher``, which serves bundled files from
-``templates/static`` and refuses everything else (no ``file://``, no network,
-no redirects), so player-supplied text cannot pull files or reach servers.
+WeasyPrint is slow and memory hungry, and player text ends up in the HTML, so
+a render never runs unguarded.  Every render job (``render_job``) runs under
+an alarm of ``REPORT_TIMEOUT`` seconds and an address-space limit of
+``REPORT_MEMORY_MB`` beyond what its process maps (``limit_memory``), and
+turns any failure into a ``RenderError``.  The job runs either
+
+* in a forked child for one document (``render_limited``; ``render_pdf`` does
+  this for a page request or a mail built alone), the parent watching the
+  clock and the child's memory; or
+* in a worker of the render pool for a delivery batch (``app.render_pool``),
+  whose workers render with ``render_env.render_app``, never the web.
+
+Either way a report is made of the same parts (``report_parts``): its step's
+shared map page (``report_html.map_key``, rendered once) joined to the seat's
+own pages, or one whole document.
 """
 
 from __future__ import annotations
 
-import mimetypes
+import io
+import multiprocessing
 import os
-from datetime import datetime
+import resource
+import signal
+import time
+from collections.abc import Callable
 from typing import Any
-from zoneinfo import ZoneInfo
 
-import segno
-from flask import Flask, render_template
-from markupsafe import Markup
+import pikepdf
+from flask import current_app
 
-ASSET_SCHEME = "pbem-asset:"
-STATIC = os.path.join(os.path.dirname(__file__), "..", "templates", "static")
+from app import render_env
+from app.report_html import map_key, render_html, render_map_html
 
-
-def _fetcher_class():  # imported lazily: WeasyPrint loads Pango
-    from weasyprint.urls import URLFetcher, URLFetcherResponse, URLFetchingError
-
-    class AssetFetcher(URLFetcher):
-        """Serves ``pbem-asset:/name`` from the bundled static folder; refuses all else."""
-
-        def __init__(self) -> None:
-            super().__init__(allowed_protocols=[], allow_redirects=False)
-
-        def fetch(self, url: str, headers: Any = None) -> Any:
-            if url.startswith("data:"):
-                return super().fetch(url, headers)
-            if not url.startswith(ASSET_SCHEME):
-                raise URLFetchingError(f"refused to fetch {url[:60]!r}")
-            name = url[len(ASSET_SCHEME):].lstrip("/")
-            root = os.path.realpath(STATIC)
-            path = os.path.realpath(os.path.join(root, name))
-            if not path.startswith(root + os.sep) or not os.path.isfile(path):
-                raise URLFetchingError(f"no bundled asset {name!r}")
-            with open(path, "rb") as fh:
-                body = fh.read()
-            mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
-            return URLFetcherResponse(url, body=body, headers={"Content-Type": mime})
-
-    return AssetFetcher
+DEFAULT_MEMORY_MB = 1024
 
 
-def game_svg(slug: str, view: dict[str, Any], seat: str | None) -> Markup:
-    """The game's board as inline SVG (the game escapes its own text)."""
-    from app.games import get_rules
+class RenderError(OSError):
+    """A report could not be rendered: an error, its time limit or its memory limit, or its process died.
 
-    rules = get_rules(slug)
-    if not rules.draws_board:
-        return Markup("")
-    from app.i18n.games import translate_svg
-
-    # the game escapes every text it draws; the translations come from our own catalogues
-    return Markup(translate_svg(slug, rules.board_svg(view, seat)))  # nosec B704
-
-
-def qr_svg(link: str) -> Markup:
-    if not link:
-        return Markup("")
-    # segno draws the code as paths: the link itself is not in the SVG
-    return Markup(segno.make(link, error="m").svg_inline(scale=3, dark="#000", light="#fff"))  # nosec B704
-
-
-def local_time(moment: str | datetime | None, tz: str = "UTC", fmt: str = "%a %d %b %Y, %H:%M %Z") -> str:
-    """An instant (ISO-8601 text or datetime) shown in the player's time zone."""
-    if not moment:
-        return ""
-    instant = moment if isinstance(moment, datetime) else datetime.fromisoformat(moment)
-    if instant.tzinfo is None:
-        instant = instant.replace(tzinfo=ZoneInfo("UTC"))
-    try:
-        zone = ZoneInfo(tz)
-    except (KeyError, ValueError):
-        zone = ZoneInfo("UTC")
-    from app.i18n.dates import format_local
-
-    return format_local(instant.astimezone(zone), fmt)
-
-
-def css_string(value: object) -> Markup:
-    """A quoted CSS string, safe inside a <style> element (no quote or tag breaks out)."""
-    out = []
-    text = value.unescape() if isinstance(value, Markup) else str(value)  # text, not HTML: "'" not "&#39;"
-    for ch in text:
-        if ch.isalnum() or ch in " .,:;#·-_()/+@'":
-            out.append(ch)
-        else:
-            out.append(f"\\{ord(ch):x} ")
-    return Markup('"' + "".join(out) + '"')  # nosec B704 (every character but a safe few is escaped above)
-
-
-def shares_map(context: dict[str, Any]) -> bool:
-    """Whether the report's map is a page of its own, the same for every seat of the step.
-
-    Reports made with a ``public_view`` (``notify.report_context`` stores one when
-    the game draws a board that is the same for every seat): page 1 is the map
-    drawn from what a spectator sees, rendered once per step and language
-    (``map_key``); the seat's own pages follow.
+    An ``OSError``, so that mail delivery treats it as a temporary failure and retries later.
     """
-    return bool(context.get("public_view"))
 
 
-def map_context(context: dict[str, Any]) -> dict[str, Any]:
-    """Everything the shared map page is drawn from (nothing of any one seat)."""
-    game = context["game"]
-    return {
-        "game": {k: game.get(k) for k in ("id", "slug", "title", "step_no", "turn_key", "seed_hash")},
-        "view": context["public_view"],
-        "language": (context.get("player") or {}).get("language"),
-        "made_at": context.get("made_at"),
-    }
+# --------------------------------------------------------------------------- one PDF, in this process
 
 
-def map_key(context: dict[str, Any]) -> str:
-    """Reports with equal keys share one rendering of their map page."""
-    import hashlib
-    import json
+def pdf_of(html: str, skip_first: bool = False) -> bytes:
+    """WeasyPrint's PDF of ``html`` (in this process); ``skip_first`` drops its first page."""
+    # deferred: WeasyPrint loads Pango; the web's pages and the scheduler never need it
+    import weasyprint
 
-    blob = json.dumps(map_context(context), sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
-def render_map_html(context: dict[str, Any]) -> str:
-    """The shared map page of a report (see ``shares_map``)."""
-    from app.i18n import player_locale
-
-    import re
-
-    mctx = map_context(context)
-    with player_locale(mctx["language"]):
-        svg = game_svg(mctx["game"]["slug"], mctx["view"], None)
-        box = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)', svg[:2000])
-        wide = bool(box) and float(box.group(1)) > 1.2 * float(box.group(2))
-        return render_template("reports/map.html", ctx=mctx, svg=svg, landscape=wide)
-
-
-def render_html(context: dict[str, Any], link: str) -> str:
-    """The seat's report; when its map is shared, a blank first page stands for the map page.
-
-    (The blank page keeps the page numbers right: ``pdf_of(..., skip_first=True)`` drops it.)
-    """
-    from app.i18n import player_locale
-
-    with player_locale((context.get("player") or {}).get("language")):
-        return render_template("reports/report.html", ctx=context, link=link, map_page=shares_map(context))
+    doc = weasyprint.HTML(string=html, base_url=render_env.ASSET_SCHEME + "/",
+                          url_fetcher=render_env.asset_fetcher()).render()
+    if skip_first and len(doc.pages) > 1:
+        doc = doc.copy(doc.pages[1:])
+    return doc.write_pdf(attachments=[], pdf_identifier=None) or b""
 
 
 def join_pdfs(first: bytes, second: bytes) -> bytes:
     """One PDF: the pages of ``first``, then those of ``second`` (whose title it keeps)."""
-    import io
-
-    import pikepdf
-
     out = pikepdf.Pdf.new()
     with pikepdf.Pdf.open(io.BytesIO(first)) as head, pikepdf.Pdf.open(io.BytesIO(second)) as tail:
         out.pages.extend(head.pages)
@@ -171,21 +72,20 @@ def join_pdfs(first: bytes, second: bytes) -> bytes:
     return buf.getvalue()
 
 
-class RenderError(OSError):
-    """A report render was stopped (time or memory limit) or its process died.
+def report_parts(context: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """The documents a report is joined from: its shared map page and its own pages, or one whole."""
+    key = map_key(context)
+    return [("whole", None)] if key is None else [("map", key), ("own", None)]
 
-    An ``OSError``, so that mail delivery treats it as a temporary failure and retries later.
-    """
+
+def part_html(context: dict[str, Any], link: str, part: str) -> tuple[str, bool]:
+    """(HTML, skip its first page) of one part of a report (needs an application context)."""
+    if part == "map":
+        return render_map_html(context), False
+    return render_html(context, link), part == "own"
 
 
-def pdf_of(html: str, skip_first: bool = False) -> bytes:
-    """WeasyPrint's PDF of ``html`` (in this process); ``skip_first`` drops its first page."""
-    import weasyprint
-
-    doc = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=_fetcher_class()()).render()
-    if skip_first and len(doc.pages) > 1:
-        doc = doc.copy(doc.pages[1:])
-    return doc.write_pdf(attachments=[], pdf_identifier=None) or b""
+# --------------------------------------------------------------------------- the guarded render job
 
 
 def vm_bytes(pid: int | str = "self") -> int:
@@ -200,31 +100,65 @@ def vm_bytes(pid: int | str = "self") -> int:
     return 0
 
 
-def _render_child(conn: Any, html: str, limit: int, skip_first: bool) -> None:  # the forked child
-    import resource
+def memory_limit(memory_mb: int) -> int:
+    """The address-space limit of a render process: what this process maps now, plus the allowance."""
+    return vm_bytes() + memory_mb * 1024 * 1024 if memory_mb > 0 else 0
 
+
+def limit_memory(limit: int) -> None:
+    if limit:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _on_alarm(_signum: int, _frame: Any) -> None:
+    raise TimeoutError("report render took too long")
+
+
+def render_job(html_of: Callable[[], tuple[str, bool]], timeout: float) -> bytes:
+    """Run one render job under its time limit; any failure becomes a ``RenderError`` (which pickles).
+
+    ``html_of()`` gives (HTML, skip its first page).
+    """
+    signal.signal(signal.SIGALRM, _on_alarm)
+    if timeout > 0:
+        signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        if limit:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        conn.send(("ok", pdf_of(html, skip_first)))
+        return pdf_of(*html_of())
+    except TimeoutError:
+        raise RenderError(f"the report took longer than {timeout:g} s to render") from None
     except MemoryError:
-        conn.send(("error", "the report needed more memory than allowed"))
+        raise RenderError("the report needed more memory than allowed") from None
+    except BaseException as exc:  # noqa: BLE001 - sent back as text: any exception must pickle
+        raise RenderError(f"the report could not be rendered: {type(exc).__name__}: {str(exc)[:300]}") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+# --------------------------------------------------------------------------- one document in a forked child
+
+
+def _child(conn: Any, html: str, limit: int, timeout: float, skip_first: bool) -> None:  # the forked child
+    try:
+        limit_memory(limit)
+        conn.send(("ok", render_job(lambda: (html, skip_first), timeout)))
     except BaseException as exc:  # noqa: BLE001 (reported to the parent, which raises)
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        conn.send(("error", str(exc) if isinstance(exc, RenderError) else f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
 
 
 def _await_child(conn: Any, pid: int, timeout: float, limit: int) -> None:
-    """Wait for the render child's answer, at most ``timeout`` seconds.
+    """Wait for the render child's answer, at most ``timeout`` seconds (and a little).
 
     A child that reaches its address-space limit inside a C library may neither
-    fail nor finish (a library retrying its allocation): when its mapped memory
-    stays within 2 MB of the limit for 2 s, it is stopped as out of memory.
+    fail nor finish (a library retrying its allocation), and one stuck in C code
+    never sees its alarm: when its mapped memory stays within 2 MB of the limit
+    for 2 s, it is stopped as out of memory; past its time, as too slow.
     """
-    import time
-
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + timeout + 1 if timeout > 0 else float("inf")
     at_limit_since = None
     while not conn.poll(0.1):
         now = time.monotonic()
@@ -244,19 +178,17 @@ def render_limited(html: str, timeout: float, memory_mb: int, skip_first: bool =
     :raises RenderError: the render took longer than ``timeout`` seconds, ran out of
         its ``memory_mb`` megabytes, or failed.
     """
-    import multiprocessing
-
-    import weasyprint  # noqa: F401  (loaded once in the parent; the child inherits it)
+    # deferred: WeasyPrint loads Pango; loaded once here in the parent so the child inherits it
+    import weasyprint  # noqa: F401
 
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    # the child starts as a copy of this process: its limit is what we map now, plus the allowance
-    limit = vm_bytes() + memory_mb * 1024 * 1024 if memory_mb else 0
-    proc = ctx.Process(target=_render_child, args=(child, html, limit, skip_first), daemon=True)
+    limit = memory_limit(memory_mb)  # the child starts as a copy of this process
+    proc = ctx.Process(target=_child, args=(child, html, limit, timeout, skip_first), daemon=True)
     proc.start()
     child.close()
     try:
-        _await_child(parent, proc.pid, timeout, limit)
+        _await_child(parent, proc.pid or 0, timeout, limit)
         try:
             status, payload = parent.recv()
         except EOFError:
@@ -267,41 +199,32 @@ def render_limited(html: str, timeout: float, memory_mb: int, skip_first: bool =
             proc.kill()
         proc.join(5)
     if status != "ok":
-        raise RenderError(f"the report could not be rendered: {payload}")
+        raise RenderError(payload)
     return payload
 
 
 def render_pdf(context: dict[str, Any], link: str, maps: dict[str, bytes] | None = None) -> bytes:
-    """The PDF of a report (A4, printable).
+    """The PDF of one report (A4, printable), made in this process's application context.
 
     ``maps``: shared map pages already rendered, by ``map_key`` (filled in here), so
     that the reports of one step rendered in a row draw their map page once.
-
-    Rendered in a child process limited to ``REPORT_TIMEOUT`` seconds and
-    ``REPORT_MEMORY_MB`` megabytes of address space beyond the parent's (the
-    render pool, when present, does this with a bounded set of processes).
+    Each part is rendered by ``render_limited`` (``REPORT_ISOLATE``, the default),
+    or in this process.
 
     :raises RenderError: a limit was hit (mail delivery then retries later).
     """
-    from flask import current_app
-
     cfg = current_app.config
-    if not cfg.get("REPORT_ISOLATE", True) or not hasattr(os, "fork"):
-        def render(html: str, skip_first: bool = False) -> bytes:
-            return pdf_of(html, skip_first)
-    else:
-        def render(html: str, skip_first: bool = False) -> bytes:
-            return render_limited(html, float(cfg.get("REPORT_TIMEOUT", 60)),
-                                  int(cfg.get("REPORT_MEMORY_MB", 1024)), skip_first)
-    if not shares_map(context):
-        return render(render_html(context, link))
+    isolate = cfg.get("REPORT_ISOLATE", True) and hasattr(os, "fork")
+    timeout, memory_mb = float(cfg.get("REPORT_TIMEOUT", 60)), int(cfg.get("REPORT_MEMORY_MB", DEFAULT_MEMORY_MB))
     maps = {} if maps is None else maps
-    key = map_key(context)
-    if key not in maps:
-        maps[key] = render(render_map_html(context))
-    return join_pdfs(maps[key], render(render_html(context, link), skip_first=True))
-
-
-def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(game_svg=game_svg, qr_svg=qr_svg, local_time=local_time)
-    app.jinja_env.filters["css_string"] = css_string
+    pdfs = []
+    for part, key in report_parts(context):
+        if key is not None and key in maps:
+            pdfs.append(maps[key])
+            continue
+        html, skip_first = part_html(context, link, part)
+        pdf = render_limited(html, timeout, memory_mb, skip_first) if isolate else pdf_of(html, skip_first)
+        if key is not None:
+            maps[key] = pdf
+        pdfs.append(pdf)
+    return pdfs[0] if len(pdfs) == 1 else join_pdfs(*pdfs)

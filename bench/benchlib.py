@@ -245,7 +245,7 @@ def static_html(app: Any, context: dict[str, Any], link: str) -> str:
     Whole: the board drawn in the page, as when every seat's report is one
     document (the platform now draws the map page once per step and joins it).
     """
-    from app.reports import render_html
+    from app.report_html import render_html
 
     whole = {k: v for k, v in context.items() if k != "public_view"}
     with app.app_context():
@@ -265,9 +265,9 @@ def render_static(html: str) -> bytes:
     """The floor: WeasyPrint alone on a static page (same fetcher as reports, no templates, no app)."""
     import weasyprint
 
-    from app.reports import ASSET_SCHEME, _fetcher_class
+    from app.render_env import ASSET_SCHEME, asset_fetcher
 
-    doc = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=_fetcher_class()())
+    doc = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=asset_fetcher())
     return doc.write_pdf(attachments=[], pdf_identifier=None) or b""
 
 

@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     from app.db import get_engine, write_session
     from app.games import all_games
     from app.models import Report, utcnow
-    from app.reports import join_pdfs, pdf_of, render_html, render_map_html, shares_map
+    from app.report_html import render_html, render_map_html, shares_map
+    from app.reports import join_pdfs, pdf_of
 
     rows, before_all, after_all = [], 0.0, 0.0
     link = benchlib.BASE_URL + "/p/" + "x" * 43

@@ -21,6 +21,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
+from app import turns
 from jobs import deadlines, lease, reminders
 
 log = logging.getLogger(__name__)
@@ -66,8 +67,6 @@ def init_scheduler(app: Flask, *, blocking: bool = False) -> BaseScheduler:
     sched: BaseScheduler = (BlockingScheduler if blocking else BackgroundScheduler)(timezone="UTC")
     _add_jobs(sched, app)
     _running[id(app)] = sched
-    from app import turns
-
     turns.DEADLINE_LISTENERS.append(lambda when: wake_at(app, when))
     if not blocking:
         sched.start()

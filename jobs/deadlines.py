@@ -9,6 +9,7 @@ from flask import Flask
 
 from app import turns
 from app.db import get_engine, write_session
+from app.leagues.core import advance
 from app.mail import deliver_pending
 from app.models import Meta, utcnow
 
@@ -28,8 +29,6 @@ def sweep(app: Flask) -> None:
     with app.app_context():
         summary = turns.process_due(get_engine(app), now, max_attempts=app.config["MAX_ATTEMPTS"])
         with write_session(get_engine(app)) as session:
-            from app.leagues.core import advance
-
             advance(session, now)
         _stamp(app, now)
         if summary["steps"]:

@@ -17,8 +17,10 @@ from flask import Flask, render_template
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from app import turns
 from app.db import get_engine, write_session
 from app.games import get_rules
+from app.i18n import gettext, player_locale
 from app.mail import queue_mail
 from app.models import Game, OutboxMail, Player, Reminder, Seat, Step, iso, utcnow
 from app.notify import report_context
@@ -45,9 +47,7 @@ def due(session: Session, now: datetime, minutes: tuple[int, ...]) -> list[tuple
         step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == game.step_no)).first()
         if step is None or game.deadline is None:
             continue
-        from app.turns import current_orders
-
-        have = current_orders(session, game.id, game.step_no)
+        have = turns.current_orders(session, game.id, game.step_no)
         seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
         first = game.deadline - step.opened_at
         for seat in seats:
@@ -90,8 +90,6 @@ def _queue(session: Session, game: Game, seat: Seat, threshold: int, now: dateti
     ctx = report_context(session, game, get_rules(game.slug), seat, player, now)
     left = game.deadline - now if game.deadline else timedelta(0)
     hours = max(1, round(left.total_seconds() / 3600))
-    from app.i18n import gettext, player_locale
-
     with player_locale(player.language):
         text = render_template("mail/reminder.txt", ctx=ctx, link=LINK_PLACEHOLDER, hours=hours)
         subject = gettext("[%(title)s #%(id)s] %(seat)s: reminder, orders due in about %(hours)s h",
@@ -111,8 +109,6 @@ def send_digests(app: Flask, now: datetime | None = None) -> int:
         for mail in held:
             by_addr.setdefault(mail.to_addr, []).append(mail)
         for addr, mails in by_addr.items():
-            from app.i18n import gettext, player_locale
-
             reader = session.exec(select(Player).where(Player.email == addr)).first()
             with player_locale(reader.language if reader else None):
                 text = render_template("mail/digest.txt", mails=mails, now=iso(now))

@@ -31,28 +31,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, force_locale, get_locale, gettext, lazy_gettext, ngettext
+from flask_babel import Babel, force_locale, gettext, lazy_gettext, ngettext
 
-__all__ = ["LANGUAGES", "gettext", "lazy_gettext", "ngettext", "player_locale", "init_app"]
+from app.i18n.games import translate_game_text
+from app.i18n.lang import DEFAULT, LANGUAGE_NAMES, LANGUAGES, current_language, normalize
 
-LANGUAGES = ("en", "pt", "el")
-DEFAULT = "en"
-LANGUAGE_NAMES = {"en": "English", "pt": "Português", "el": "Ελληνικά"}
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "DEFAULT", "current_language", "normalize", "gettext", "lazy_gettext",
+           "ngettext", "player_locale", "init_app"]
+
 TRANSLATIONS = os.path.join(os.path.dirname(__file__), "translations")
-
-
-def normalize(language: str | None) -> str:
-    """One of ``LANGUAGES`` for a language tag ("pt-BR" -> "pt"); English when unknown."""
-    tag = (language or "").strip().lower().replace("_", "-").split("-")[0]
-    return tag if tag in LANGUAGES else DEFAULT
-
-
-def current_language() -> str:
-    try:
-        loc = get_locale()
-    except Exception:  # noqa: BLE001 (no app context: the source language)
-        return DEFAULT
-    return normalize(str(loc)) if loc is not None else DEFAULT
 
 
 @contextlib.contextmanager
@@ -74,6 +61,7 @@ def _player_language() -> str | None:
         return cached or None
     lang = ""
     try:
+        # deferred: only a player's own page reads the database here; reports and mails render without it
         from sqlmodel import select
 
         from app.db import get_session
@@ -111,8 +99,6 @@ def select_locale() -> str:
 
 def game_text_filter(text: Any, slug: str | None = None) -> str:
     """Jinja filter: a game's English sentence in the current language."""
-    from app.i18n.games import translate_game_text
-
     if text is None:
         return ""
     return translate_game_text(slug or "", str(text), current_language())

@@ -7,6 +7,8 @@ from datetime import datetime
 
 from babel.dates import format_datetime
 
+from app.i18n.lang import current_language
+
 #: strftime directives and their CLDR (babel) pattern equivalents.
 _CLDR = {"a": "EEE", "A": "EEEE", "d": "dd", "e": "d", "b": "MMM", "B": "MMMM", "m": "MM", "Y": "y",
          "y": "yy", "H": "HH", "I": "hh", "M": "mm", "S": "ss", "p": "a", "Z": "z", "z": "xx", "%": "%"}
@@ -34,8 +36,6 @@ def format_local(instant: datetime, fmt: str) -> str:
     ``fmt`` is a strftime format (the historical argument) or a babel format
     name (short, medium, long, full).  English output is exactly strftime's.
     """
-    from app.i18n import current_language
-
     lang = current_language()
     if fmt in _NAMES:
         return format_datetime(instant, fmt, tzinfo=instant.tzinfo, locale=lang)

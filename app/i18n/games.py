@@ -13,7 +13,10 @@ from __future__ import annotations
 import importlib
 import re
 from functools import lru_cache
+from html import escape, unescape
 from typing import Any
+
+from app.i18n.lang import current_language
 
 LANGS = ("pt", "el")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -117,13 +120,9 @@ _SVG_TEXT = re.compile(r"(<text\b[^>]*>)([^<]*)(</text>)")
 def translate_svg(slug: str, svg: str, lang: str | None = None) -> str:
     """A game's SVG board with the text of its ``<text>`` elements in ``lang`` (default: current)."""
     if lang is None:
-        from app.i18n import current_language
-
         lang = current_language()
     if lang not in LANGS:
         return svg
-    from html import escape, unescape
-
     def one(m: re.Match[str]) -> str:
         text = unescape(m.group(2))
         return m.group(1) + escape(translate_game_text(slug, text, lang), quote=False) + m.group(3)

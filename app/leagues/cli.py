@@ -9,7 +9,7 @@ from flask import current_app
 from flask.cli import AppGroup
 from sqlmodel import select
 
-from app.cli import parse_option
+from app.cliutil import parse_option
 from app.db import get_engine, write_session
 from app.leagues import core
 from app.models import League

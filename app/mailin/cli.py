@@ -23,6 +23,7 @@ def register(mail_cli: AppGroup) -> None:
     @with_appcontext
     def mail_serve(host: str, port: int, lmtp: bool, no_deliver: bool) -> None:
         """Receive orders by mail (SMTP, or LMTP) in the foreground until stopped."""
+        # deferred: the receiver loads aiosmtpd and the order handler only when it runs
         from app.mailin.server import make_controller
 
         app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -50,6 +51,7 @@ def register(mail_cli: AppGroup) -> None:
     @with_appcontext
     def mail_poll(every: float, no_deliver: bool) -> None:
         """Fetch unseen mail from the IMAP mailbox, handle it, mark it seen; print counts as JSON."""
+        # deferred: the poller loads imaplib and the order handler only when it runs
         from app.mailin.imap import poll_once
 
         app = current_app._get_current_object()  # type: ignore[attr-defined]

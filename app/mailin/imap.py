@@ -20,7 +20,9 @@ from typing import Any
 
 from flask import Flask
 
+from app.mail import deliver_pending
 from app.mailin import max_bytes
+from app.mailin.handler import handle_message
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +66,6 @@ def _size(data: list[Any]) -> int:
 
 def poll_once(app: Flask, *, deliver: bool = True) -> dict[str, int]:
     """Handle every unseen mail in the folder once; counts by outcome."""
-    from app.mailin.handler import handle_message
-
     counts: Counter[str] = Counter()
     with app.app_context():
         limit = max_bytes()
@@ -108,8 +108,6 @@ def poll_once(app: Flask, *, deliver: bool = True) -> dict[str, int]:
         except (imaplib.IMAP4.error, OSError):
             pass
     if deliver:
-        from app.mail import deliver_pending
-
         with app.app_context():
             deliver_pending(app)
     return dict(counts)

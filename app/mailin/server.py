@@ -14,9 +14,12 @@ import logging
 from typing import Any
 
 from flask import Flask
+from sqlmodel import Session
 
 from app.db import get_engine
+from app.mail import deliver_pending
 from app.mailin import has_reply_token, is_base_address, is_return_path, max_bytes, seat_from_addresses
+from app.mailin.handler import handle_message
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +35,6 @@ class InboundHandler:
         self.deliver = deliver
 
     def _recipient_ok(self, address: str) -> str:
-        from sqlmodel import Session
-
         with self.app.app_context():
             if has_reply_token(address):
                 with Session(get_engine(self.app)) as session:
@@ -56,8 +57,6 @@ class InboundHandler:
         return "250 2.1.5 OK"
 
     def _handle(self, content: bytes, rcpt_tos: list[str], mail_from: str) -> str:
-        from app.mailin.handler import handle_message
-
         with self.app.app_context():
             try:
                 result = handle_message(content, rcpt_tos=rcpt_tos, mail_from=mail_from)
@@ -67,8 +66,6 @@ class InboundHandler:
             return result.smtp_reply
 
     def _deliver(self) -> None:
-        from app.mail import deliver_pending
-
         with self.app.app_context():
             try:
                 deliver_pending(self.app)
@@ -92,7 +89,7 @@ class InboundHandler:
 def make_controller(app: Flask, host: str = "127.0.0.1", port: int = 2525, *, lmtp: bool = False,
                     deliver: bool = True) -> Any:
     """A threaded aiosmtpd controller running the receiver; ``.start()`` / ``.stop()``."""
-    try:
+    try:  # deferred: aiosmtpd is needed by the receiver only, and its absence is reported here
         from aiosmtpd.controller import Controller
         from aiosmtpd.lmtp import LMTP
         from aiosmtpd.smtp import SMTP

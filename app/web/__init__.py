@@ -5,6 +5,9 @@ from __future__ import annotations
 from flask import Flask, Response, render_template
 from werkzeug.routing import IntegerConverter
 
+from app.i18n import gettext
+from app.web import consent, dev, gm, leagues, limits, me, play, public, site, verify
+
 
 def _security_headers(resp: Response) -> Response:
     resp.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -27,23 +30,16 @@ class DatabaseInt(IntegerConverter):
 
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = DatabaseInt
-    from app.i18n import gettext
-    from app.web import dev, gm, leagues, me, play, public, site
-
     app.register_blueprint(site.bp)
     app.register_blueprint(me.bp)
-    from app.web import consent
-
     app.register_blueprint(consent.bp)
     app.register_blueprint(public.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(gm.bp)
     app.register_blueprint(dev.bp)
-    from app.web import verify
     app.register_blueprint(verify.bp)
-    from app.web import limits
-    limits.init_app(app)
+    limits.init_app(app, link_blueprints=(play.bp, gm.bp))
     app.after_request(_security_headers)
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.config["SESSION_COOKIE_HTTPONLY"] = True

@@ -12,6 +12,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from app.games import IllegalOrder
+from app.i18n import gettext
 
 MAX_TEXT = 4000
 #: The longest order in a game's notation (the longest real order is far shorter).
@@ -45,8 +46,6 @@ def order_from_form(prompt: dict[str, Any], form_index: str, data: MultiDict) ->
     try:
         spec = forms[int(form_index)]
     except (ValueError, IndexError, TypeError):
-        from app.i18n import gettext
-
         raise IllegalOrder(gettext("That form is not part of this decision; reload the page.")) from None
     order: dict[str, Any] = dict(spec.get("base") or {})
     for field in spec.get("fields") or []:

@@ -12,6 +12,7 @@ from app.db import get_engine, get_session, write_session
 from app.leagues import core
 from app.links import gm_link
 from app.models import Game, League, LeagueGame, Player, Season, Seat
+from app.render_env import ASSET_SCHEME, asset_fetcher
 from app.tokens import hash_token, looks_like_token, sign
 
 bp = Blueprint("leagues", __name__)
@@ -44,12 +45,11 @@ def public(slug: str) -> str:
 
 @bp.route("/l/<slug>/standings.pdf")
 def standings_pdf(slug: str) -> Response:
+    # deferred: WeasyPrint loads Pango, which no other page needs
     import weasyprint
 
-    from app.reports import _fetcher_class
-
     html = render_template("reports/standings.html", **_public_context(_league(slug)))
-    pdf = weasyprint.HTML(string=html, base_url="pbem-asset:/", url_fetcher=_fetcher_class()()).write_pdf()
+    pdf = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=asset_fetcher()).write_pdf()
     resp = make_response(pdf)
     resp.headers["Content-Type"] = "application/pdf"
     resp.headers["Content-Disposition"] = f'inline; filename="{slug}-standings.pdf"'

@@ -19,9 +19,13 @@ shares the proxy's address.
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, render_template
+from collections.abc import Iterable
+
+from flask import Blueprint, Flask, Response, current_app, render_template
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+
+from app.i18n import gettext
 
 EXTENSION = "pbem_limiter"
 
@@ -42,9 +46,8 @@ def get_limiter(app: Flask | None = None) -> Limiter:
     return (app or current_app).extensions[EXTENSION]
 
 
-def init_app(app: Flask) -> None:
-    from app.web import gm, play
-
+def init_app(app: Flask, link_blueprints: Iterable[Blueprint] = ()) -> None:
+    """Install the limiter; ``link_blueprints`` (the pages behind personal links) share the bad-link limit."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_BAD_TOKENS", "20 per minute")
     app.config.setdefault("RATELIMIT_RESEND", "5 per hour")
@@ -53,13 +56,11 @@ def init_app(app: Flask) -> None:
     limiter = Limiter(key_func=get_remote_address, app=app)
     app.extensions[EXTENSION] = limiter
     lookup = limiter.shared_limit(_bad_token_limit, scope="link-lookup", deduct_when=_is_not_found)
-    lookup(play.bp)
-    lookup(gm.bp)
+    for blueprint in link_blueprints:
+        lookup(blueprint)
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(_e: RateLimitExceeded):  # type: ignore[no-untyped-def]
-        from app.i18n import gettext
-
         resp = current_app.make_response((render_template(
             "web/message.html", title=gettext("Too many requests"),
             message=gettext("Too many requests came from your address in a short time (unknown links or "

@@ -14,10 +14,12 @@ from zoneinfo import ZoneInfo, available_timezones
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
 from sqlmodel import select
 
+from app import turns
+from app.calendar import deadlines_ics
 from app.db import get_engine, get_session, write_session
 from app.i18n import LANGUAGES, gettext
 from app.leagues.absences import allowance, days_used, declare
-from app.links import prefs_token, seat_link
+from app.links import gm_link, prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
 from app.tokens import hash_token, looks_like_token, sign
 
@@ -56,15 +58,12 @@ def settings(token: str) -> str:
 
 def _gm_games(player: Player) -> list[tuple[Game, list[str], str]]:
     """Games this player runs as GM: who they wait for, and the GM link."""
-    from app.links import gm_link
-    from app.turns import current_orders
-
     session = get_session()
     games = session.exec(select(Game).where(Game.gm_email == player.email)
                          .order_by(Game.status, Game.deadline)).all()
     out = []
     for game in games:
-        have = current_orders(session, game.id, game.step_no) if game.status == "running" else {}
+        have = turns.current_orders(session, game.id, game.step_no) if game.status == "running" else {}
         waiting = sorted(s for s in game.owed if s not in have) if game.status == "running" else []
         out.append((game, waiting, gm_link(game)))
     return out
@@ -129,8 +128,6 @@ def update(token: str) -> Response:
 
 @bp.route("/<token>/deadlines.ics")
 def calendar(token: str) -> Response:
-    from app.calendar import deadlines_ics
-
     player = find_player(token)
     games = _games(player)
     body = deadlines_ics([(g, s) for g, s, _link in games], link_of={s.id: link for _g, s, link in games})

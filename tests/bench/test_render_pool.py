@@ -53,3 +53,21 @@ def test_failed_render_defers_then_sends_without_the_pdf(smtp_app, smtp, runner)
         rows = session.exec(select(OutboxMail)).all()
     assert {r.status for r in rows} == {"sent"}
     assert all("without the report" in r.last_error for r in rows)
+
+
+def test_render_workers_hold_the_report_environment_not_the_web(smtp_app, smtp, runner):
+    """A worker renders with ``render_env.render_app``: no web, CLI, mail or turn processor is imported."""
+    from app import render_pool
+
+    smtp_app.config.update(RENDER_WORKERS=1, REPORT_ISOLATE=False)
+    _create(runner)
+    with smtp_app.app_context():
+        assert deliver_pending(smtp_app)["sent"] == 2
+    assert [_pdfs(m) for m in smtp.sink.messages] == [1, 1], "the worker rendered the reports"
+    pool, _generation = render_pool.get_pool(smtp_app)._get()
+    loaded = pool.apply(render_pool.loaded_modules)
+    assert "app.render_env" in loaded and "weasyprint" in loaded
+    banned = ("app.web", "app.cli", "app.mail", "app.mailin", "app.turns", "app.leagues", "app.notify", "jobs",
+              "app.demo")
+    held = [m for m in loaded if m in banned or m.startswith(tuple(b + "." for b in banned))]
+    assert held == [], f"a render worker imported the application's other layers: {held}"

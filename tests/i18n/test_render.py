@@ -116,7 +116,7 @@ def test_the_player_chooses_the_language_on_the_settings_page(app, client, runne
 
 def test_dates_are_formatted_for_the_locale_and_zone(app):
     from app.i18n import player_locale
-    from app.reports import local_time
+    from app.render_env import local_time
 
     with app.app_context():
         assert local_time("2026-12-02T16:05:00Z", "Europe/Athens") == "Wed 02 Dec 2026, 18:05 EET"

@@ -10,8 +10,7 @@ from sqlmodel import Session, select
 
 from app.db import get_engine
 from app.mailin import seat_reply_address
-from app.mailin.models import InboundMail
-from app.models import Game, Order, OutboxMail, Player, Seat
+from app.models import Game, InboundMail, Order, OutboxMail, Player, Seat
 
 
 def create_game(runner, slug="toy", players=("a@example.org", "b@example.org"), *extra) -> dict:

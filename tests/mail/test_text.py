@@ -12,9 +12,8 @@ from sqlmodel import select
 
 from app.db import get_engine, write_session
 from app.mailin.handler import handle_message
-from app.mailin.models import InboundMail
 from app.mailin.text import auto_reason, body_text, html_to_text, order_text
-from app.models import utcnow
+from app.models import InboundMail, utcnow
 from tests.mail.helpers import create_game, inbound, orders, outbox, reply, reply_addr
 
 
