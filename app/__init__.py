@@ -7,6 +7,8 @@ from typing import Any
 
 from flask import Flask
 
+from app import paths
+
 
 class ConfigError(RuntimeError):
     """The configuration cannot run safely (e.g. production without a secret key)."""
@@ -20,12 +22,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Configuration comes, in order, from defaults, ``instance/config.py``,
     environment variables with the ``FLASK_`` prefix, and ``test_config``.
+    The instance folder (``config.py``, the SQLite database) is Flask's default
+    unless the ``PBEM_INSTANCE`` environment variable names one.
     """
     app = Flask(
         __name__,
+        instance_path=paths.instance_path(),
         instance_relative_config=True,
-        template_folder="../templates",
-        static_folder="../templates/static",
+        template_folder=paths.TEMPLATES,
+        static_folder=paths.STATIC,
         static_url_path="/static",
     )
     os.makedirs(app.instance_path, exist_ok=True)

@@ -19,8 +19,10 @@ import segno
 from flask import Flask, render_template
 from markupsafe import Markup
 
+from app import paths
+
 ASSET_SCHEME = "pbem-asset:"
-STATIC = os.path.join(os.path.dirname(__file__), "..", "templates", "static")
+STATIC = paths.STATIC
 
 
 def _fetcher_class():  # imported lazily: WeasyPrint loads Pango
