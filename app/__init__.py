@@ -58,6 +58,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_ATTEMPTS=5,
         GM_MAX_EXTENSION_HOURS=14 * 24,
         OUTAGE_THRESHOLD_MINUTES=12,
+        LOG_LEVEL="INFO",
+        LOG_FORMAT="text",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -69,7 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app import cli, db, logs, mail, reports
     from app.web import init_app as init_web
 
-    logs.install()
+    logs.configure(app.config)
     db.init_app(app)
     mail.init_app(app)
     reports.init_app(app)
