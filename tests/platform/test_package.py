@@ -25,7 +25,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SKIP = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache",
-                              "instance", "tests", "bench", "out")
+                              "instance", "tests", "bench")
 
 
 def _run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess[str]:
