@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
+from app import paths
+
 
 class ConfigError(RuntimeError):
     """The configuration cannot run safely (e.g. production without a secret key)."""
@@ -21,12 +23,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Configuration comes, in order, from defaults, ``instance/config.py``,
     environment variables with the ``FLASK_`` prefix, and ``test_config``.
+    The instance folder (``config.py``, the SQLite database) is Flask's default
+    unless the ``PBEM_INSTANCE`` environment variable names one.
     """
     app = Flask(
         __name__,
+        instance_path=paths.instance_path(),
         instance_relative_config=True,
-        template_folder="../templates",
-        static_folder="../templates/static",
+        template_folder=paths.TEMPLATES,
+        static_folder=paths.STATIC,
         static_url_path="/static",
     )
     os.makedirs(app.instance_path, exist_ok=True)
@@ -54,6 +59,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_ATTEMPTS=5,
         GM_MAX_EXTENSION_HOURS=14 * 24,
         OUTAGE_THRESHOLD_MINUTES=12,
+        LOG_LEVEL="INFO",
+        LOG_FORMAT="text",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -68,7 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.i18n import init_app as init_i18n
     from app.web import init_app as init_web
 
-    logs.install()
+    logs.configure(app.config)
     db.init_app(app)
     mail.init_app(app)
     render_env.init_jinja(app)

@@ -15,6 +15,7 @@ import logging
 import random
 import smtplib
 import socket
+import time
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -178,6 +179,7 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
     A report that fails to render defers its mail; after ``REPORT_ATTEMPTS``
     tries the mail goes without the PDF and says the report is on the page.
     """
+    started = time.monotonic()
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
     now = now or utcnow()
     engine = get_engine(app)
@@ -215,6 +217,12 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
                 conn.quit()
             except (smtplib.SMTPException, OSError):
                 pass
+    took = time.monotonic() - started
+    if claimed:
+        log.info("mail batch: %s sent, %s deferred, %s failed, %s to the local mailbox, in %.2f s",
+                 counts["sent"], counts["deferred"], counts["failed"], counts["local"], took)
+    else:
+        log.debug("mail batch: nothing due, in %.2f s", took)
     return counts
 
 

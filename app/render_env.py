@@ -22,14 +22,14 @@ import segno
 from flask import Flask
 from markupsafe import Markup
 
-from app import i18n
+from app import i18n, paths
 from app.games import get_rules
 from app.i18n.dates import format_local
 from app.i18n.games import translate_svg
 
 ASSET_SCHEME = "pbem-asset:"
-TEMPLATES = os.path.join(os.path.dirname(__file__), "..", "templates")
-STATIC = os.path.join(TEMPLATES, "static")
+TEMPLATES = paths.TEMPLATES
+STATIC = paths.STATIC
 
 
 def asset_fetcher() -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 
 from flask import Flask
@@ -24,23 +25,31 @@ def _stamp(app: Flask, now: datetime) -> None:
 
 
 def sweep(app: Flask) -> None:
-    """Resolve every step that is due (deadline passed, or all orders in)."""
+    """Resolve every step that is due (deadline passed, or all orders in).
+
+    Logs one line with what it did and how long it took (at DEBUG when it did nothing).
+    """
+    started = time.monotonic()
     now = utcnow()
     with app.app_context():
         summary = turns.process_due(get_engine(app), now, max_attempts=app.config["MAX_ATTEMPTS"])
         with write_session(get_engine(app)) as session:
-            advance(session, now)
+            leagues = advance(session, now)
         _stamp(app, now)
+        took = time.monotonic() - started
+        if summary["steps"] or any(leagues.values()):
+            log.info("sweep: %s steps resolved in %s games, %s league games recorded, %s rounds opened, in %.2f s",
+                     summary["steps"], summary["games"], leagues["recorded"], leagues["rounds"], took)
+        else:
+            log.debug("sweep: nothing due, in %.2f s", took)
         if summary["steps"]:
-            log.info("resolved %s steps in %s games", summary["steps"], summary["games"])
             deliver(app)
 
 
 def deliver(app: Flask) -> None:
+    """Send what is due in the outbox (``deliver_pending`` logs the batch)."""
     with app.app_context():
-        counts = deliver_pending(app)
-        if any(counts.values()):
-            log.info("mail: %s", counts)
+        deliver_pending(app)
 
 
 def startup(app: Flask) -> None:

@@ -11,6 +11,7 @@ quarter of its length.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 
 from flask import Flask, render_template
@@ -60,7 +61,8 @@ def due(session: Session, now: datetime, minutes: tuple[int, ...]) -> list[tuple
 
 
 def run(app: Flask, now: datetime | None = None) -> int:
-    """Queue the reminders that are due; how many were queued."""
+    """Queue the reminders that are due; how many were queued (logged with the time it took)."""
+    started = time.monotonic()
     now = now or utcnow()
     minutes = tuple(app.config.get("REMINDER_MINUTES") or DEFAULT_MINUTES)
     engine = get_engine(app)
@@ -80,7 +82,14 @@ def run(app: Flask, now: datetime | None = None) -> int:
                     sent += 1
             except IntegrityError:
                 continue  # another tick got there first
+    _log_batch("reminders: %s queued", sent, started)
     return sent
+
+
+def _log_batch(what: str, count: int, started: float) -> None:
+    """One line for a batch that did something; idle batches at DEBUG."""
+    took = time.monotonic() - started
+    log.log(logging.INFO if count else logging.DEBUG, what + ", in %.2f s", count, took)
 
 
 def _queue(session: Session, game: Game, seat: Seat, threshold: int, now: datetime) -> None:
@@ -100,6 +109,7 @@ def _queue(session: Session, game: Game, seat: Seat, threshold: int, now: dateti
 
 def send_digests(app: Flask, now: datetime | None = None) -> int:
     """Gather each player's held optional mail into one digest mail; how many digests."""
+    started = time.monotonic()
     now = now or utcnow()
     engine = get_engine(app)
     made = 0
@@ -120,4 +130,5 @@ def send_digests(app: Flask, now: datetime | None = None) -> int:
                 mail.status = "digested"
                 session.add(mail)
             made += 1
+    _log_batch("digests: %s queued", made, started)
     return made
