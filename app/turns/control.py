@@ -21,7 +21,7 @@ from app.games import get_rules
 from app.kinds import GameStatus, GmActionKind
 from app.links import issue_seat_token
 from app.models import Event, Game, GmAction, Player, Seat, iso, utcnow
-from app.turns.store import get_or_create_player
+from app.turns.store import get_or_create_player, id_of
 
 #: What the players read in the game log after a GM action.
 _TOLD = {
@@ -38,10 +38,10 @@ class Refused(ValueError):
 def log_action(session: Session, game: Game, action: GmActionKind, now: datetime, *, hours: float = 0.0,
                detail: str = "") -> None:
     """Log a GM action (and tell the players when it changes their time)."""
-    session.add(GmAction(game_id=game.id, action=action, hours=hours, detail=detail, created_at=now))
+    session.add(GmAction(game_id=id_of(game), action=action, hours=hours, detail=detail, created_at=now))
     text = _TOLD.get(action)
     if text:
-        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+        session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
                           text=text.format(hours=hours)))
 
 
@@ -140,8 +140,8 @@ def replace_player(session: Session, game: Game, seat_id: str, email: str, now: 
     seat.civil_disorder = False
     token = issue_seat_token(seat)
     session.add(seat)
-    session.add(GmAction(game_id=game.id, action="replace", detail=f"{seat_id} -> {email}", created_at=now))
-    session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+    session.add(GmAction(game_id=id_of(game), action="replace", detail=f"{seat_id} -> {email}", created_at=now))
+    session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
                       text=f"A new player takes over {seat_id}."))
     session.flush()
     notify.seat_handed_over(session, game, get_rules(game.slug), seat, player, now)
@@ -197,9 +197,9 @@ def ask_pause(session: Session, game: Game, hours: float, now: datetime) -> None
     """
     if open_pause_request(session, game) is not None:
         raise Refused("A pause request is already open.")
-    session.add(GmAction(game_id=game.id, action=GmActionKind.PAUSE_REQUEST, hours=hours, detail="open",
+    session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE_REQUEST, hours=hours, detail="open",
                          created_at=now))
-    session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+    session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
                       text=f"The GM, who also plays, asks to pause the game for {hours:g} hours. It pauses only "
                            f"if every other player agrees (link \"Pause request\" at the foot of your page)."))
     log_action(session, game, GmActionKind.ASK_PAUSE, now, detail=f"{hours:g} h")
@@ -214,15 +214,16 @@ def consent_to_pause(session: Session, game: Game, seat_id: str, now: datetime) 
     if req is None or seat_id not in pause_voters(session, game):
         raise Refused("There is no pause request for you to answer.")
     if seat_id not in pause_consents(session, game, req):
-        session.add(GmAction(game_id=game.id, action=GmActionKind.PAUSE_CONSENT, detail=seat_id, created_at=now))
+        session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE_CONSENT, detail=seat_id, created_at=now))
         session.flush()
     if not pause_consents(session, game, req) >= pause_voters(session, game):
         return False
     req.detail = "granted"
     session.add(req)
     game.status = GameStatus.PAUSED
-    session.add(GmAction(game_id=game.id, action=GmActionKind.PAUSE, detail="agreed by every player", created_at=now))
-    session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+    session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE, detail="agreed by every player",
+                         created_at=now))
+    session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
                       text="Every player agreed: the game is paused."))
     session.add(game)
     return True

@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -171,17 +171,22 @@ def _answer(engine: Engine, outcome: Outcome, game: Game, seat: Seat, *, reload:
     return Taken(outcome=outcome, game=game, **fields)
 
 
-def _parse(rules: Rules, text: str) -> tuple[OrderData | None, Problem | None, str]:
-    """(order, None, "") or (None, the problem, its words)."""
+class _Unread(NamedTuple):
+    problem: Problem
+    words: str
+
+
+def _parse(rules: Rules, text: str) -> OrderData | _Unread:
+    """The order ``text`` stands for, or why it cannot be read."""
     try:
-        return rules.parse(text), None, ""
+        return rules.parse(text)
     except IllegalOrder as exc:
-        return None, Problem.ILLEGAL, str(exc)
+        return _Unread(Problem.ILLEGAL, str(exc))
     except ValueError as exc:  # a game's parser refusing text in its own words (not an IllegalOrder)
-        return None, Problem.UNREADABLE, str(exc)
+        return _Unread(Problem.UNREADABLE, str(exc))
     except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
         log.warning("parse of an order failed: %s", exc)
-        return None, Problem.UNREADABLE, ""
+        return _Unread(Problem.UNREADABLE, "")
 
 
 def _take_text(engine: Engine, game: Game, seat: Seat, text: str, source: OrderSource, *,
@@ -197,10 +202,11 @@ def _take_text(engine: Engine, game: Game, seat: Seat, text: str, source: OrderS
             return _answer(engine, Outcome.REFUSED, game, seat, prompt=offered, anytime=True,
                            problem=Problem.TOO_LONG)
         if not too_long:
-            order, problem, words = _parse(rules, text)
-            if problem is not None:
+            parsed = _parse(rules, text)
+            if isinstance(parsed, _Unread):
                 return _answer(engine, Outcome.REFUSED, game, seat, prompt=offered if idle else prompt,
-                               anytime=idle, problem=problem, message=words)
+                               anytime=idle, problem=parsed.problem, message=parsed.words)
+            order = parsed
             if idle or is_anytime_order(offered, order):
                 return _apply_anytime(engine, game, seat, order, text, source, offered, since, max_attempts)
     if prompt is None or stale:
@@ -210,9 +216,11 @@ def _take_text(engine: Engine, game: Game, seat: Seat, text: str, source: OrderS
     if too_long:
         return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=Problem.TOO_LONG)
     if order is None:
-        order, problem, words = _parse(rules, text)
-        if problem is not None:
-            return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=problem, message=words)
+        parsed = _parse(rules, text)
+        if isinstance(parsed, _Unread):
+            return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=parsed.problem,
+                           message=parsed.words)
+        order = parsed
     return _store(engine, game, seat, order, text, source, prompt, step_no, since, max_attempts)
 
 

@@ -22,7 +22,7 @@ from app.games.base import Order as OrderData
 from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
 from app.models import Game, Order, Seat, Step, utcnow
 from app.turns.resolve import close_step, process_game
-from app.turns.store import StepClosed, current_orders, locked_game, update_all_in
+from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
 
 
 def step_kind(step: Step) -> StepKind:
@@ -68,7 +68,7 @@ def submit_order(
     rules.validate(game.state, seat.seat, order)
     if not text:
         text = rules.format(order)
-    row = Order(game_id=game.id, step_no=game.step_no, seat=seat.seat, order=order, text=text,
+    row = Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order, text=text,
                 source=source, submitted_at=now)
     session.add(row)
     if source in PLAYER_SOURCES:  # the player is here: the ladder starts again
@@ -135,7 +135,8 @@ def anytime_prompt(rules: Rules, game: Game, seat_id: str) -> dict[str, Any] | N
     ask = getattr(rules, "anytime_prompt", None)
     if ask is None or not hasattr(rules, "apply_anytime") or game.status != GameStatus.RUNNING:
         return None
-    return ask(game.state, seat_id)
+    prompt: dict[str, Any] | None = ask(game.state, seat_id)
+    return prompt
 
 
 def is_anytime_order(prompt: dict[str, Any] | None, order: Any) -> bool:
@@ -187,7 +188,7 @@ def submit_anytime(
         game.state, seat.seat, order, step_rng(game.seed, step_no, "anytime"))
     on_file = current_orders(session, game.id, step_no)
     old_owed = dict(game.owed)
-    row = Order(game_id=game.id, step_no=step_no, seat=seat.seat, order=order, text=text or rules.format(order),
+    row = Order(game_id=id_of(game), step_no=step_no, seat=seat.seat, order=order, text=text or rules.format(order),
                 source=source, submitted_at=now)
     session.add(row)
     if source in PLAYER_SOURCES:  # the player is here: the ladder starts again

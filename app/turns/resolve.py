@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app import deadlines, ladder, notify
 from app.db import is_sqlite, write_session
@@ -28,7 +28,7 @@ from app.games import get_rules
 from app.games.base import Rules, step_rng
 from app.kinds import GameStatus, OrderSource
 from app.models import Event, Game, Order, Seat, Step, iso, utcnow
-from app.turns.store import current_orders, update_all_in
+from app.turns.store import current_orders, id_of, update_all_in
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +50,10 @@ def _checkpoint(name: str) -> None:
 
 def _claim(session: Session, game_id: int, step_no: int) -> Game | None:
     """Take the game's open step for this transaction, or None if someone else has."""
-    if is_sqlite(session.get_bind()):
+    if is_sqlite(session.get_bind().engine):
         result = session.execute(
             update(Game)
-            .where(Game.id == game_id, Game.step_no == step_no, Game.status == GameStatus.RUNNING)
+            .where(col(Game.id) == game_id, col(Game.step_no) == step_no, col(Game.status) == GameStatus.RUNNING)
             .values(step_no=step_no)
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
@@ -107,13 +107,13 @@ def resolve_step(
             order = rules.default_order(state, seat_id, step_rng(game.seed, step_no, f"default:{seat_id}"))
             source = OrderSource.DEFAULT
         orders[seat_id] = order
-        session.add(Order(game_id=game.id, step_no=step_no, seat=seat_id, order=order,
+        session.add(Order(game_id=id_of(game), step_no=step_no, seat=seat_id, order=order,
                           text=rules.format(order), source=source, submitted_at=now))
         seat.missed += 1
         own_ladder = getattr(rules, "handles_missed_deadlines", False)
         if seat.player_id and not own_ladder and not seat.civil_disorder and seat.missed >= cd_after:
             seat.civil_disorder = True
-            session.add(Event(game_id=game.id, step_no=step_no, seq=-1, to=None, created_at=now,
+            session.add(Event(game_id=id_of(game), step_no=step_no, seq=-1, to=None, created_at=now,
                               text=f"{seat_id} missed {seat.missed} deadlines in a row: auto-command plays "
                                    f"the seat until its player sends an order again."))
         session.add(seat)
@@ -126,7 +126,7 @@ def resolve_step(
 
 
 def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any], defaulted: list[str],
-                events: list[dict[str, Any]], new_state: dict, now: datetime) -> None:
+                events: list[dict[str, Any]], new_state: dict[str, Any], now: datetime) -> None:
     """Record the open step as resolved (its orders, defaults and events), then open the next one."""
     step_no = game.step_no
     step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == step_no)).one()
@@ -136,7 +136,7 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
     session.add(step)
     for seq, ev in enumerate(events):
         data = {k: v for k, v in ev.items() if k not in ("text", "to")}
-        session.add(Event(game_id=game.id, step_no=step_no, seq=seq, to=ev.get("to"),
+        session.add(Event(game_id=id_of(game), step_no=step_no, seq=seq, to=ev.get("to"),
                           text=ev["text"], data=data, created_at=now))
     game.step_no = step_no + 1
     game.attempts = 0
@@ -145,7 +145,7 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
 
 
 def open_step(
-    session: Session, game: Game, rules: Rules, state: dict, now: datetime, *, first: bool = False
+    session: Session, game: Game, rules: Rules, state: dict[str, Any], now: datetime, *, first: bool = False
 ) -> None:
     """Make ``state`` the game's open step: owed seats, deadline, bot orders, mails."""
     owed = rules.owed(state)
@@ -163,7 +163,7 @@ def open_step(
         game.deadline = None
         game.finished_at = now
     session.add(game)
-    session.add(Step(game_id=game.id, step_no=game.step_no, turn_key=key, state=state, owed=owed,
+    session.add(Step(game_id=id_of(game), step_no=game.step_no, turn_key=key, state=state, owed=owed,
                      opened_at=now, deadline=game.deadline))
     session.flush()
     seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
@@ -171,13 +171,13 @@ def open_step(
         if seat.is_bot and seat.seat in owed:
             player = getattr(rules, "ai_order", None) or rules.random_order
             order = player(state, seat.seat, step_rng(game.seed, game.step_no, f"bot:{seat.seat}"))
-            session.add(Order(game_id=game.id, step_no=game.step_no, seat=seat.seat, order=order,
+            session.add(Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order,
                               text=rules.format(order), source=OrderSource.BOT, submitted_at=now))
     session.flush()
     update_all_in(session, game)
     humans_owe = any(s.seat in owed and s.player_id for s in seats)
     if not first and (game.status == GameStatus.FINISHED or (humans_owe and key != game.notified_key)):
-        notify.turn_reports(session, game, rules, seats, now)
+        notify.turn_reports(session, game, rules, list(seats), now)
         game.notified_key = key
     elif first:
         game.notified_key = key
@@ -226,10 +226,10 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
     rows = session.exec(
         select(Game.id, Game.step_no)
         .where(Game.status == GameStatus.RUNNING)
-        .where(or_(Game.deadline <= now, Game.all_in == True))  # noqa: E712
-        .order_by(Game.deadline, Game.id)
+        .where(or_(col(Game.deadline) <= now, col(Game.all_in) == True))  # noqa: E712 (the same SQL as before: all_in = 1)
+        .order_by(col(Game.deadline), col(Game.id))
     ).all()
-    return [(r[0], r[1]) for r in rows]
+    return [(r[0] or 0, r[1]) for r in rows]
 
 
 def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: int = 5) -> int:
@@ -277,12 +277,14 @@ def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: in
 
 def extend_overdue(session: Session, now: datetime, by: timedelta) -> int:
     """After an outage, push back deadlines that passed while nobody could answer."""
-    games = session.exec(select(Game).where(Game.status == GameStatus.RUNNING, Game.deadline <= now)).all()
+    games = session.exec(select(Game).where(Game.status == GameStatus.RUNNING, col(Game.deadline) <= now)).all()
     for game in games:
-        game.deadline = game.deadline + by  # type: ignore[operator]
+        if game.deadline is None:  # not selected: a game without a deadline has nothing to move
+            continue
+        game.deadline = game.deadline + by
         session.add(game)
         hours = by.total_seconds() / 3600
-        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
+        session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
                           text=f"The server was unavailable for {hours:.1f} hours: the deadline moved to "
                                f"{iso(game.deadline)} so that nobody misses this turn because of it."))
         notify.outage_notice(session, game, hours, now)

@@ -24,7 +24,7 @@ from app.links import issue_gm_token, issue_seat_token
 from app.models import Game, Seat, utcnow
 from app.tokens import new_seed, seed_hash
 from app.turns.resolve import open_step, process_game
-from app.turns.store import get_or_create_player
+from app.turns.store import get_or_create_player, id_of
 
 
 @dataclass
@@ -90,7 +90,7 @@ def create_game(
     links: dict[str, str] = {}
     queue = list(emails)
     for seat_id in seats:
-        seat = Seat(game_id=game.id, seat=seat_id, is_robot=seat_id in robots)
+        seat = Seat(game_id=id_of(game), seat=seat_id, is_robot=seat_id in robots)
         if not seat.is_robot and queue:
             seat.player_id = get_or_create_player(session, queue.pop(0)).id
         elif not seat.is_robot:

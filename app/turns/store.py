@@ -5,11 +5,18 @@ Every function here takes a session and at most flushes; the caller commits.
 
 from __future__ import annotations
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.links import prefs_token
 from app.models import Game, Order, Player
 from app.tokens import hash_token, new_salt
+
+
+def id_of(game: Game) -> int:
+    """The id of a game that is in the database (flushed)."""
+    if game.id is None:
+        raise ValueError("the game has no id yet (not flushed)")
+    return game.id
 
 
 class StepClosed(Exception):
@@ -32,7 +39,7 @@ def get_or_create_player(session: Session, email: str) -> Player:
 def current_orders(session: Session, game_id: int | None, step_no: int) -> dict[str, Order]:
     """The order that counts for each seat at a step: the last one submitted."""
     rows = session.exec(
-        select(Order).where(Order.game_id == game_id, Order.step_no == step_no).order_by(Order.id)  # type: ignore[arg-type]
+        select(Order).where(Order.game_id == game_id, Order.step_no == step_no).order_by(col(Order.id))
     ).all()
     return {row.seat: row for row in rows}
 
