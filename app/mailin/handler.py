@@ -237,7 +237,7 @@ def _answer_taken(ctx: _Context, taken: turns.Taken, text: str) -> Result:
     if taken.outcome is turns.Outcome.REFUSED:
         if taken.problem is turns.Problem.TOO_LONG:
             detail, problem = "too long", TOO_LONG
-        elif taken.problem is turns.Problem.UNREADABLE and not taken.message:
+        elif taken.problem is turns.Problem.UNREADABLE:  # the parser failed, not in the game's words
             detail, problem = "unreadable", UNREADABLE
         else:
             detail = problem = taken.message
