@@ -42,7 +42,7 @@ def submit_order(
     now: datetime | None = None,
     locked: bool = False,
 ) -> Order:
-    """Validate and store an order for the open step (changes nothing if illegal).
+    """Validate and store an order for the open step (changes nothing if illegal); flushes, the caller commits.
 
     An order for an older ``step_no`` is taken for the open step when only orders sent at
     any time closed the steps between and the seat's decision is unchanged
@@ -92,6 +92,8 @@ def accept_order(
     max_attempts: int = 5,
 ) -> tuple[Order, bool]:
     """Store an order (web form or mail) and resolve the step at once if it is now due.
+
+    Commits: the order in a write transaction of its own, then each resolved step (``process_game``).
 
     Returns the stored order and whether the step resolved.
 
@@ -164,7 +166,8 @@ def submit_anytime(
     source: OrderSource | str = OrderSource.WEB,
     now: datetime | None = None,
 ) -> Order:
-    """Apply an order the seat may send at any time (the game's ``apply_anytime``) at once.
+    """Apply an order the seat may send at any time (the game's ``apply_anytime``) at once; flushes, the caller
+    commits.
 
     ``game`` was loaded in this write transaction with its row locked (``locked_game``).
     It closes the open step like a resolution (so a resolution racing it finds the step
@@ -228,6 +231,8 @@ def accept_anytime(
     max_attempts: int = 5,
 ) -> tuple[Order, bool]:
     """Apply an order sent at any time (web form or mail), then resolve what became due.
+
+    Commits: the order in a write transaction of its own, then each resolved step (``process_game``).
 
     Returns the stored order and whether a step resolved after it.
 

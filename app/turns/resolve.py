@@ -185,7 +185,8 @@ def open_step(
 
 
 def count_attempt(engine: Engine, game_id: int, step_no: int, max_attempts: int) -> bool:
-    """Count an attempt before resolving (committed first, so a killed process counts too).
+    """Count an attempt before resolving (in a transaction of its own, committed first, so a killed
+    process counts too).
 
     A successful resolution sets the count back to 0.  After ``max_attempts``
     attempts without success the game is stopped as crashed, its GM is told,
@@ -207,7 +208,10 @@ def count_attempt(engine: Engine, game_id: int, step_no: int, max_attempts: int)
 
 
 def record_failure(engine: Engine, game_id: int, error: str, max_attempts: int) -> bool:
-    """Note why a resolution failed (its attempt is already counted); stop the game at the limit."""
+    """Note why a resolution failed (its attempt is already counted); stop the game at the limit.
+
+    Commits its own transaction.
+    """
     with write_session(engine) as session:
         game = session.get(Game, game_id)
         if game is None:
@@ -233,7 +237,10 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
 
 
 def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: int = 5) -> int:
-    """Resolve every step of one game that is due now; the number resolved."""
+    """Resolve every step of one game that is due now; the number resolved.
+
+    Commits its own transactions: one per attempt count, one per step resolved.
+    """
     done = 0
     while done < MAX_STEPS_PER_TICK:
         with Session(engine) as session:
@@ -259,7 +266,7 @@ def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: i
 
 
 def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: int = 5) -> dict[str, Any]:
-    """Resolve every step due at ``now``; a summary for logs and the CLI."""
+    """Resolve every step due at ``now``; a summary for logs and the CLI (``process_game`` commits each step)."""
     now = now or utcnow()
     with Session(engine) as session:
         due = due_games(session, now)
@@ -276,7 +283,7 @@ def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: in
 
 
 def extend_overdue(session: Session, now: datetime, by: timedelta) -> int:
-    """After an outage, push back deadlines that passed while nobody could answer."""
+    """After an outage, push back deadlines that passed while nobody could answer; flushes, the caller commits."""
     games = session.exec(select(Game).where(Game.status == GameStatus.RUNNING, col(Game.deadline) <= now)).all()
     for game in games:
         if game.deadline is None:  # not selected: a game without a deadline has nothing to move
