@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from icalendar import Alarm, Calendar, Event
 
 from app.i18n import gettext
+from app.kinds import GameStatus
 from app.models import Game, Seat, iso
 
 
@@ -45,7 +46,7 @@ def deadlines_ics(games: list[tuple[Game, Seat]], link_of: dict[int, str] | None
     """All upcoming deadlines of a player's running games."""
     cal = _calendar()
     for game, seat in games:
-        if game.status == "running" and game.deadline is not None:
+        if game.status == GameStatus.RUNNING and game.deadline is not None:
             cal.add_component(deadline_event(game.id, game.title, seat.seat, game.step_no, game.deadline,
                                              (link_of or {}).get(seat.id, "")))
     return cal.to_ical()

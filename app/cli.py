@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 
 import click
-from flask.cli import with_appcontext
 from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
+from sqlmodel import Session, select
 
 from app import turns
 from app.cliutil import parse_now, parse_option
-from app.db import get_engine, write_session
-from app.links import gm_link, seat_link
+from app.db import get_engine
+from app.links import gm_link, prefs_link, seat_link
 from app.mail import deliver_pending
-from app.models import Seat, utcnow
+from app.models import Game, Player, Seat
 
 game_cli = AppGroup("game", help="Create and manage games.")
 mail_cli = AppGroup("mail", help="Outgoing and incoming mail.")
@@ -29,15 +29,14 @@ mail_cli = AppGroup("mail", help="Outgoing and incoming mail.")
 
 def create(slug: str, players: list[str], bot: bool, options: dict, hours: float,
            gm_email: str = "", resolve_early: bool = True, policy: dict | None = None) -> dict:
-    from sqlmodel import select
-
-    with write_session(get_engine()) as session:
-        made = turns.create_game(session, slug, players, options=options, hours=hours, bots=bot,
-                                 gm_email=gm_email, resolve_early=resolve_early, policy=policy)
-        game = made.game
+    """Open a game (``turns.open_game``) and describe its seats and links for ``game create``."""
+    opened = turns.open_game(get_engine(), slug, players, options=options, hours=hours, bots=bot,
+                             gm_email=gm_email, resolve_early=resolve_early, policy=policy,
+                             max_attempts=current_app.config["MAX_ATTEMPTS"])
+    with Session(get_engine()) as session:
+        game = session.get(Game, opened.game_id)
+        assert game is not None
         seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.id)).all()
-        from app.models import Player
-
         out = []
         for seat in seats:
             player = session.get(Player, seat.player_id) if seat.player_id else None
@@ -50,14 +49,9 @@ def create(slug: str, players: list[str], bot: bool, options: dict, hours: float
             out.append(entry)
         result = {"game": game.id, "seats": out, "gm_link": gm_link(game), "seed_hash": game.seed_hash}
         if gm_email:
-            from app.links import prefs_link
-
             gm = session.exec(select(Player).where(Player.email == gm_email.strip())).first()
             if gm is not None:
                 result["gm_home"] = prefs_link(gm)  # every game this GM runs, on one page
-        ready = game.all_in
-    if ready:  # bots owe the first step: play it now rather than at the next sweep
-        turns.process_game(get_engine(), result["game"], utcnow(), max_attempts=current_app.config["MAX_ATTEMPTS"])
     return result
 
 

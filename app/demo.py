@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from flask import current_app
 
+from app import turns
+from app.db import get_engine
 from app.games import all_games
+from app.links import base_url
 
 #: Options for the demo game of a slug (beside a plain game with defaults).
 DEMO_OPTIONS: dict[str, list[dict]] = {
@@ -14,15 +17,14 @@ DEMO_OPTIONS: dict[str, list[dict]] = {
 
 
 def create_demo_games(email: str) -> list[str]:
-    """Create the demo games; lines to print (links, mailbox)."""
-    from app.cli import create
-
+    """Create the demo games (``turns.open_game``); lines to print (links, mailbox)."""
     lines = []
     hours = float(current_app.config.get("DEMO_HOURS", 24))
     for slug, rules in sorted(all_games().items()):
         for options in DEMO_OPTIONS.get(slug, [{}]):
-            result = create(slug, [email], True, dict(options), hours)
-            mine = next(s for s in result["seats"] if s["email"] == email)
+            opened = turns.open_game(get_engine(), slug, [email], options=dict(options), hours=hours, bots=True,
+                                     max_attempts=current_app.config["MAX_ATTEMPTS"])
+            seat_id, token = next(iter(opened.links.items()))  # the visitor's seat: the only one with a player
             label = rules.title + (f" {options}" if options else "")
-            lines.append(f"{label}: game #{result['game']}, you play {mine['seat']}: {mine['link']}")
+            lines.append(f"{label}: game #{opened.game_id}, you play {seat_id}: {base_url()}/p/{token}")
     return lines

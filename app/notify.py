@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from app.games.base import Rules
 from app.i18n import gettext, player_locale
+from app.kinds import GameStatus, OutboxStatus
 from app.mail import queue_mail
 from app.models import Event, Game, Player, Report, Seat, iso
 from app.report_html import map_view
@@ -48,7 +49,7 @@ def report_context(
         .where(Report.game_id == game.id, Report.seat == seat.seat, Report.step_no < game.step_no)
         .order_by(Report.step_no.desc())  # type: ignore[attr-defined]
     ).first()
-    finished = game.status == "finished"
+    finished = game.status == GameStatus.FINISHED
     ctx = {
         "game": {
             "id": game.id, "slug": game.slug, "title": game.title, "step_no": game.step_no,
@@ -107,8 +108,8 @@ def _report_and_mail(
         to_addr=player.email, subject=subject, text=text, html=html, report_id=existing.id,
         thread=f"g{game.id}.{seat.seat}", now=now,
     )
-    if optional and player.digest and row.status == "pending":
-        row.status = "digest"  # held for the daily digest
+    if optional and player.digest and row.status == OutboxStatus.PENDING:
+        row.status = OutboxStatus.DIGEST  # held for the daily digest
         session.add(row)
 
 
@@ -119,7 +120,7 @@ def game_started(session: Session, game: Game, rules: Rules, now: datetime) -> N
 
 
 def turn_reports(session: Session, game: Game, rules: Rules, seats: list[Seat], now: datetime) -> None:
-    kind = "end" if game.status == "finished" else "turn"
+    kind = "end" if game.status == GameStatus.FINISHED else "turn"
     public = map_view(rules, game.state)
     for seat, player in _seat_players(session, game):
         _report_and_mail(session, game, rules, seat, player, kind, now, public)

@@ -23,6 +23,7 @@ from typing import Any
 
 from app.games import get_rules
 from app.games.base import ANYTIME_STEP, round_trip, step_rng
+from app.kinds import MACHINE_SOURCES, GameStatus, OrderSource
 from app.tokens import seed_hash
 
 EXPORT_FORMAT = "pbem-game-export/1"
@@ -123,7 +124,7 @@ def replay_export(data: dict[str, Any]) -> ReplayReport:
             for seat in step.get("defaulted") or []:
                 # a missed order is the game's default, or the auto-command's once a seat is in civil disorder
                 drawn = [rules.default_order(state, seat, step_rng(seed, step_no, f"default:{seat}"))]
-                if sources.get(seat) != "default":
+                if sources.get(seat) != OrderSource.DEFAULT:
                     drawn.append(play(state, seat, step_rng(seed, step_no, f"bot:{seat}")))
                 report.defaults_checked += 1
                 if orders.get(seat) not in [round_trip(o) for o in drawn]:
@@ -162,7 +163,7 @@ def export_game(session: Any, game: Any, key: str) -> dict[str, Any]:
 
     from app.models import Order, Seat, Step
 
-    if game.status != "finished":
+    if game.status != GameStatus.FINISHED:
         raise ValueError("the game has not finished: its seed and orders are still secret")
     steps = session.exec(select(Step).where(Step.game_id == game.id).order_by(Step.step_no)).all()
     seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
@@ -175,7 +176,7 @@ def export_game(session: Any, game: Any, key: str) -> dict[str, Any]:
         "steps": [{"step_no": s.step_no, "turn_key": s.turn_key, "state": s.state, "orders": s.orders,
                    "defaulted": s.defaulted,
                    "sources": {o.seat: o.source for o in orders
-                               if o.step_no == s.step_no and o.source in ("default", "auto", "bot")}}
+                               if o.step_no == s.step_no and o.source in MACHINE_SOURCES}}
                   for s in steps],
         "final_state": game.state,
         "receipts": [{"id": o.id, "step_no": o.step_no, "seat": o.seat, "source": o.source, "text": o.text,
@@ -195,7 +196,7 @@ def replay_game(game: Any, session: Any = None) -> ReplayReport:
 
     from app.db import get_engine
 
-    if game.status != "finished":
+    if game.status != GameStatus.FINISHED:
         report = ReplayReport(game.id, game.slug)
         report.problems.append("the game has not ended: its seed is still secret")
         return report

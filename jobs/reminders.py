@@ -22,6 +22,7 @@ from app import turns
 from app.db import get_engine, write_session
 from app.games import get_rules
 from app.i18n import gettext, player_locale
+from app.kinds import GameStatus, OutboxStatus
 from app.mail import queue_mail
 from app.models import Game, OutboxMail, Player, Reminder, Seat, Step, iso, utcnow
 from app.notify import report_context
@@ -43,7 +44,7 @@ def thresholds(length: timedelta, minutes: tuple[int, ...] = DEFAULT_MINUTES) ->
 def due(session: Session, now: datetime, minutes: tuple[int, ...]) -> list[tuple[Game, Seat, int]]:
     """(game, seat, threshold) of every reminder that should go out now."""
     out = []
-    games = session.exec(select(Game).where(Game.status == "running", Game.deadline > now)).all()
+    games = session.exec(select(Game).where(Game.status == GameStatus.RUNNING, Game.deadline > now)).all()
     for game in games:
         step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == game.step_no)).first()
         if step is None or game.deadline is None:
@@ -114,7 +115,8 @@ def send_digests(app: Flask, now: datetime | None = None) -> int:
     engine = get_engine(app)
     made = 0
     with app.app_context(), write_session(engine) as session:
-        held = session.exec(select(OutboxMail).where(OutboxMail.status == "digest").order_by(OutboxMail.id)).all()
+        held = session.exec(select(OutboxMail).where(OutboxMail.status == OutboxStatus.DIGEST)
+                            .order_by(OutboxMail.id)).all()
         by_addr: dict[str, list[OutboxMail]] = {}
         for mail in held:
             by_addr.setdefault(mail.to_addr, []).append(mail)
@@ -127,7 +129,7 @@ def send_digests(app: Flask, now: datetime | None = None) -> int:
                        subject=subject, text=text, html="",
                        report_id=None, thread=f"digest.{addr.replace('@', '.')}", now=now)
             for mail in mails:
-                mail.status = "digested"
+                mail.status = OutboxStatus.DIGESTED
                 session.add(mail)
             made += 1
     _log_batch("digests: %s queued", made, started)

@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from app import turns
 from app.deadlines import check_policy
 from app.games import get_rules
+from app.kinds import GameStatus, SeasonStatus
 from app.leagues import pairing, ratings
 from app.models import Game, League, LeagueGame, LeagueMember, Player, Rating, Season, Seat, utcnow
 from app.tokens import derive_token, hash_token, new_salt
@@ -111,7 +112,7 @@ def start_season(session: Session, league: League, now: datetime | None = None,
         raise ValueError(f"a season needs at least {small} members ({len(people)} so far)")
     last = session.exec(select(Season).where(Season.league_id == league.id)
                         .order_by(Season.number.desc())).first()  # type: ignore[attr-defined]
-    if last is not None and last.status == "running":
+    if last is not None and last.status == SeasonStatus.RUNNING:
         raise ValueError(f"season {last.number} is still running")
     if rounds is None:
         rounds = len(pairing.round_robin(people)) if large == 2 else 3
@@ -164,7 +165,7 @@ def _open_round(session: Session, league: League, season: Season, now: datetime)
 def record_result(session: Session, lg: LeagueGame) -> bool:
     """Feed a finished league game into ratings and standings (once)."""
     game = session.get(Game, lg.game_id)
-    if game is None or lg.recorded or game.status != "finished":
+    if game is None or lg.recorded or game.status != GameStatus.FINISHED:
         return False
     result = get_rules(game.slug).outcome(game.state) or []
     seats = {s.seat: s for s in session.exec(select(Seat).where(Seat.game_id == game.id)).all()}
@@ -198,7 +199,7 @@ def advance(session: Session, now: datetime | None = None) -> dict[str, int]:
     counts = {"recorded": 0, "rounds": 0, "seasons_finished": 0}
     for lg in session.exec(select(LeagueGame).where(LeagueGame.recorded == False)).all():  # noqa: E712
         counts["recorded"] += int(record_result(session, lg))
-    for season in session.exec(select(Season).where(Season.status == "running")).all():
+    for season in session.exec(select(Season).where(Season.status == SeasonStatus.RUNNING)).all():
         games = session.exec(select(LeagueGame).where(LeagueGame.season_id == season.id,
                                                       LeagueGame.round_no == season.round_no)).all()
         if games and not all(g.recorded for g in games):
@@ -208,7 +209,7 @@ def advance(session: Session, now: datetime | None = None) -> dict[str, int]:
             _open_round(session, league, season, now)
             counts["rounds"] += 1
         else:
-            season.status = "finished"
+            season.status = SeasonStatus.FINISHED
             session.add(season)
             counts["seasons_finished"] += 1
     return counts

@@ -12,9 +12,9 @@
    the Delivered-To / X-Original-To / To / Cc headers, never from From;
 4. reads the text the player wrote (no quoted text, no signature; HTML-only
    mail as text; any charset; attachments ignored), parses it with the game's
-   ``parse`` and stores it with ``app.turns.accept_order`` exactly like a form
-   (an order of the seat's anytime prompt, or any order while the seat owes
-   nothing in a game with that extra, goes to ``app.turns.accept_anytime``);
+   ``parse`` and hands it to ``app.turns.take_order`` like a page does (an
+   order of the seat's anytime prompt, or any order while the seat owes
+   nothing in a game with that extra, is applied at once);
 5. answers the player at the address on file (never the From or Reply-To of
    the inbound mail) with a confirmation or the errors, through the outbox, in
    the player's language (``Player.language``).
@@ -41,10 +41,10 @@ from sqlmodel import Session, select
 
 from app import turns
 from app.db import get_engine, write_session
-from app.games import IllegalOrder, get_rules
 from app.i18n import current_language, gettext, player_locale
 from app.i18n.games import translate_game_text
 from app.i18n.terms import N_
+from app.kinds import GameStatus, OrderSource
 from app.mail import clean_header, queue_mail
 from app.mailin import REPLY_KIND, max_bytes, returned_to_us, seat_from_addresses, seat_reply_address, verp_enabled
 from app.mailin.models import InboundMail
@@ -58,7 +58,7 @@ from app.mailin.text import (
     order_text,
     quote,
 )
-from app.models import Game, Order, OutboxMail, Player, Seat, iso, utcnow
+from app.models import Game, OutboxMail, Player, Seat, iso, utcnow
 from app.tokens import LINK_PLACEHOLDER
 
 log = logging.getLogger(__name__)
@@ -220,111 +220,33 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
     if too_large:
         return ctx.answer("too_large", f"{max_bytes()} bytes at most", game.step_no, _too_large_text(ctx))
     text = order_text(body_text(msg))
-    game, seat = _reload(engine, game.id or 0, seat.id or 0)
-    ctx.game = game
-    prompt = game.owed.get(seat.seat) if game.status == "running" else None
-    anytime = turns.anytime_prompt(get_rules(game.slug), game, seat.seat)
-    if anytime is not None and text and (
-            prompt is None or (len(text) <= MAX_ORDER_CHARS and _reads_as_anytime(game, anytime, text))):
-        return _handle_anytime(engine, ctx, seat, text, anytime, since)  # a decision sent at any time
-    if prompt is None:
-        return ctx.answer("closed", "nothing owed", game.step_no, _closed_text(ctx, text))
-    if not text:
-        return ctx.answer("empty", "no order found", game.step_no, _empty_text(ctx, prompt))
-    if len(text) > MAX_ORDER_CHARS:
-        return ctx.answer("rejected", "too long", game.step_no,
-                          _rejected_text(ctx, prompt, text, TOO_LONG))
-    rules = get_rules(game.slug)
-    game_id, seat_pk = game.id or 0, seat.id or 0
-    for _attempt in range(2):
-        step_no = game.step_no
-        try:
-            order = rules.parse(text)
-        except IllegalOrder as exc:
-            return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc)))
-        except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
-            log.warning("parse of a mailed order failed: %s", exc)
-            return ctx.answer("rejected", "unreadable", step_no,
-                              _rejected_text(ctx, prompt, text, UNREADABLE))
-        if since is not None and _already_stored(engine, game, seat, text, since):
-            return ctx.answer("accepted", "stored before an interruption", step_no,
-                              _accepted_text(ctx, prompt, text, step_no, False))
-        try:
-            _row, resolved = turns.accept_order(
-                engine, game_id, seat_pk, order, step_no=step_no, text=text, source="mail",
-                max_attempts=int(current_app.config.get("MAX_ATTEMPTS", 5)))
-        except turns.StepClosed:
-            game, seat = _reload(engine, game_id, seat_pk)
-            ctx.game = game
-            prompt = game.owed.get(seat.seat) if game.status == "running" else None
-            if prompt is None:
-                return ctx.answer("closed", "step closed", game.step_no, _closed_text(ctx, text))
-            continue  # the step moved on and the seat owes again: try the new step once
-        except IllegalOrder as exc:
-            return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc)))
-        game, seat = _reload(engine, game_id, seat_pk)
-        ctx.game = game
-        return ctx.answer("accepted", text, step_no, _accepted_text(ctx, prompt, text, step_no, resolved))
-    return ctx.answer("closed", "step closed", game.step_no, _closed_text(ctx, text))
+    taken = turns.take_order(seat, text, OrderSource.MAIL, engine=engine, max_chars=MAX_ORDER_CHARS, since=since,
+                             max_attempts=int(current_app.config.get("MAX_ATTEMPTS", 5)))
+    return _answer_taken(ctx, taken, text)
 
 
-def _reads_as_anytime(game: Game, anytime: dict[str, Any], text: str) -> bool:
-    """Whether a mailed order is one of the seat's anytime decisions (else it is for the open step)."""
-    try:
-        order = get_rules(game.slug).parse(text)
-    except Exception:  # noqa: BLE001 (unreadable: the open step's answer says why)
-        return False
-    return turns.is_anytime_order(anytime, order)
-
-
-def _handle_anytime(engine: Any, ctx: _Context, seat: Seat, text: str, prompt: dict[str, Any],
-                    since: datetime | None) -> Result:
-    """An order of the seat's anytime prompt (or any order while it owes nothing): applied at once."""
-    game = ctx.game
-    step_no = game.step_no
-    if len(text) > MAX_ORDER_CHARS:
-        return ctx.answer("rejected", "too long", step_no,
-                          _rejected_text(ctx, prompt, text, TOO_LONG, anytime=True))
-    rules = get_rules(game.slug)
-    try:
-        order = rules.parse(text)
-    except IllegalOrder as exc:
-        return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc), anytime=True))
-    except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
-        log.warning("parse of a mailed order failed: %s", exc)
-        return ctx.answer("rejected", "unreadable", step_no,
-                          _rejected_text(ctx, prompt, text, UNREADABLE, anytime=True))
-    if since is not None and _already_stored(engine, game, seat, text, since):
-        return ctx.answer("accepted", "stored before an interruption", step_no, _anytime_text(ctx, prompt, text))
-    try:
-        row, _resolved = turns.accept_anytime(
-            engine, game.id or 0, seat.id or 0, order, text=text, source="mail",
-            max_attempts=int(current_app.config.get("MAX_ATTEMPTS", 5)))
-    except turns.StepClosed:
-        ctx.game, _seat = _reload(engine, game.id or 0, seat.id or 0)
-        return ctx.answer("closed", "game not running", ctx.game.step_no, _closed_text(ctx, text))
-    except IllegalOrder as exc:
-        return ctx.answer("rejected", str(exc), step_no, _rejected_text(ctx, prompt, text, str(exc), anytime=True))
-    ctx.game, _seat = _reload(engine, game.id or 0, seat.id or 0)
-    return ctx.answer("accepted", text, row.step_no, _anytime_text(ctx, prompt, text))
-
-
-def _reload(engine: Any, game_id: int, seat_pk: int) -> tuple[Game, Seat]:
-    with Session(engine, expire_on_commit=False) as session:
-        game = session.get(Game, game_id)
-        seat = session.get(Seat, seat_pk)
-        assert game is not None and seat is not None
-        session.expunge_all()
-        return game, seat
-
-
-def _already_stored(engine: Any, game: Game, seat: Seat, text: str, since: datetime) -> bool:
-    with Session(engine) as session:
-        row = session.exec(
-            select(Order).where(Order.game_id == game.id, Order.seat == seat.seat, Order.source == "mail",
-                                Order.text == text, Order.submitted_at >= since)
-        ).first()
-        return row is not None
+def _answer_taken(ctx: _Context, taken: turns.Taken, text: str) -> Result:
+    """The answer to a mailed order, from what the turn processor made of it."""
+    ctx.game = taken.game
+    step_no, prompt = taken.step_no, taken.prompt or {}
+    if taken.outcome is turns.Outcome.CLOSED:
+        detail = "game not running" if taken.anytime else "nothing owed"
+        return ctx.answer("closed", detail, step_no, _closed_text(ctx, text))
+    if taken.outcome is turns.Outcome.EMPTY:
+        return ctx.answer("empty", "no order found", step_no, _empty_text(ctx, prompt))
+    if taken.outcome is turns.Outcome.REFUSED:
+        if taken.problem is turns.Problem.TOO_LONG:
+            detail, problem = "too long", TOO_LONG
+        elif taken.problem is turns.Problem.UNREADABLE:  # the parser failed, not in the game's words
+            detail, problem = "unreadable", UNREADABLE
+        else:
+            detail = problem = taken.message
+        return ctx.answer("rejected", detail, step_no,
+                          _rejected_text(ctx, prompt, text, problem, anytime=taken.anytime))
+    detail = "stored before an interruption" if taken.stored_before else text
+    if taken.anytime:
+        return ctx.answer("accepted", detail, step_no, _anytime_text(ctx, prompt, text))
+    return ctx.answer("accepted", detail, step_no, _accepted_text(ctx, prompt, text, step_no, taken.resolved))
 
 
 def _replied_step(msg: Message, game: Game, seat: Seat) -> int | None:
@@ -496,9 +418,9 @@ def _empty_text(ctx: _Context, prompt: dict[str, Any]) -> tuple[str, str]:
 @_in_players_language
 def _closed_text(ctx: _Context, text: str) -> tuple[str, str]:
     game = ctx.game
-    if game.status == "finished":
+    if game.status == GameStatus.FINISHED:
         why = gettext("the game is over.")
-    elif game.status != "running":
+    elif game.status != GameStatus.RUNNING:
         status = gettext(game.status)
         why = gettext("the game is %(status)s.", status=status)
     else:

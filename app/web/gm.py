@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hmac
 import json
-from datetime import timedelta
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
 from sqlmodel import select
@@ -12,9 +11,11 @@ from sqlmodel import select
 from app import turns
 from app.db import get_engine, get_session, write_session
 from app.games import all_games
-from app.links import gm_token, seat_link
-from app.models import Event, Game, GmAction, OutboxMail, Player, Seat, iso, utcnow
+from app.kinds import OutboxStatus
+from app.links import seat_link
+from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
 from app.tokens import hash_token, looks_like_token, sign
+from app.turns import Refused
 
 bp = Blueprint("gm", __name__, url_prefix="/gm")
 
@@ -58,15 +59,12 @@ def new() -> Response | str:
                 raise ValueError("hours per turn must be more than 0")
             if slug not in games:
                 raise ValueError("choose a game")
-            with write_session(get_engine()) as session:
-                made = turns.create_game(session, slug, emails, options=options, hours=hours,
-                                         policy={"hours": hours} if raw_hours else None,
-                                         bots=bool(request.form.get("bots")),
-                                         gm_email=request.form.get("gm_email", "").strip())
-                token = gm_token(made.game)
-                ready, game_id = made.game.all_in, made.game.id
-            if ready:  # bots owe the first step
-                turns.process_game(get_engine(), game_id, utcnow(), max_attempts=current_app.config["MAX_ATTEMPTS"])
+            opened = turns.open_game(get_engine(), slug, emails, options=options, hours=hours,
+                                     policy={"hours": hours} if raw_hours else None,
+                                     bots=bool(request.form.get("bots")),
+                                     gm_email=request.form.get("gm_email", "").strip(),
+                                     max_attempts=current_app.config["MAX_ATTEMPTS"])
+            token = opened.gm_token
             return redirect(f"/gm/{token}", code=303)
         except (ValueError, LookupError) as exc:
             error = str(exc)
@@ -88,9 +86,7 @@ def overview(token: str, new_link: str | None = None, error: str = "", status: i
 
 
 def _extension_left(session, game: Game) -> float:  # type: ignore[no-untyped-def]
-    used = sum(a.hours for a in session.exec(select(GmAction).where(GmAction.game_id == game.id,
-                                                                    GmAction.action.in_(("extend", "pause")))))
-    return max(0.0, float(current_app.config["GM_MAX_EXTENSION_HOURS"]) - used)
+    return turns.extension_left(session, game, float(current_app.config["GM_MAX_EXTENSION_HOURS"]))
 
 
 def _gm_plays(session, game: Game) -> bool:  # type: ignore[no-untyped-def]
@@ -101,10 +97,6 @@ def _gm_plays(session, game: Game) -> bool:  # type: ignore[no-untyped-def]
         if player is not None and player.email.lower() == game.gm_email.lower():
             return True
     return False
-
-
-class Refused(Exception):
-    pass
 
 
 @bp.route("/<token>", methods=["POST"])
@@ -134,51 +126,27 @@ def act(token: str):  # type: ignore[no-untyped-def]
 
 
 def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore[no-untyped-def]
-    """One GM action; every change of time is capped and logged, and players are told."""
+    """One GM action (``app.turns.control``: capped, logged, told to the players); a new link to show."""
     seat_id = request.form.get("seat", "")
-    if action == "ask-pause" and _gm_plays(session, live):
-        from app.web.consent import ask, open_request
-
-        if open_request(session, live) is not None:
-            raise Refused("A pause request is already open.")
+    gm_plays = action in ("ask-pause", "extend", "pause") and _gm_plays(session, live)
+    if action == "ask-pause" and gm_plays:
         hours = max(1.0, min(float(request.form.get("hours") or 24), _extension_left(session, live)))
-        ask(session, live, hours, now)
-        _log(session, live, "ask-pause", 0.0, f"{hours:g} h", now)
+        turns.ask_pause(session, live, hours, now)
         return None
-    if action in ("extend", "pause") and _gm_plays(session, live):
+    if action in ("extend", "pause") and gm_plays:
         raise Refused("You play in this game, so you cannot extend or pause it yourself: "
                       "ask the other players with \"Ask to pause\" (every one must agree).")
     if action == "extend" and live.deadline:
         hours = max(0.0, min(float(request.form.get("hours") or 24), 24 * 30))
-        if hours > _extension_left(session, live):
-            raise Refused(f"GM extensions are capped: {_extension_left(session, live):g} hours left in this game.")
-        live.deadline = live.deadline + timedelta(hours=hours)
-        _log(session, live, "extend", hours, f"deadline now {iso(live.deadline)}", now)
-    elif action == "pause" and live.status == "running":
-        live.status = "paused"
-        _log(session, live, "pause", 0.0, "", now)
-    elif action in ("resume", "retry") and live.status in ("paused", "crashed"):
-        paused = session.exec(select(GmAction).where(GmAction.game_id == live.id, GmAction.action == "pause")
-                              .order_by(GmAction.id.desc())).first()
-        if paused is not None and live.status == "paused" and live.deadline:
-            away = now - paused.created_at
-            paused.hours = round(away.total_seconds() / 3600, 2)  # a pause counts against the cap
-            session.add(paused)
-            live.deadline = max(live.deadline + away, now + timedelta(hours=1))
-        live.status = "running"
-        live.attempts = 0
-        if live.deadline and live.deadline < now:
-            live.deadline = now + timedelta(hours=live.hours)
-        _log(session, live, "resume", 0.0, "", now)
-    elif action == "resolve" and live.status == "running":
-        live.deadline = now
-        _log(session, live, "resolve", 0.0, "deadline set to now", now)
+        turns.extend(session, live, hours, now, cap_hours=float(current_app.config["GM_MAX_EXTENSION_HOURS"]))
+    elif action == "pause":
+        turns.pause(session, live, now)
+    elif action in ("resume", "retry"):
+        turns.resume(session, live, now)
+    elif action == "resolve":
+        turns.resolve_now(session, live, now)
     elif action == "rotate":
-        turns.rotate_link(session, live, seat_id)
-        seat = session.exec(select(Seat).where(Seat.game_id == live.id, Seat.seat == seat_id)).one()
-        _log(session, live, "rotate", 0.0, seat_id, now)
-        session.add(live)
-        return seat_link(seat)
+        return seat_link(turns.new_link(session, live, seat_id, now))
     elif action == "replace":
         email = (request.form.get("email") or "").strip()
         if "@" not in email or any(c in email for c in "\r\n <>"):
@@ -186,16 +154,7 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
         turns.replace_player(session, live, seat_id, email, now)
     elif action == "resend":
         _resend(session, live, seat_id)
-    session.add(live)
     return None
-
-
-def _log(session, game: Game, action: str, hours: float, detail: str, now) -> None:  # type: ignore[no-untyped-def]
-    session.add(GmAction(game_id=game.id, action=action, hours=hours, detail=detail, created_at=now))
-    text = {"extend": f"The GM extended the deadline by {hours:g} hours.",
-            "pause": "The GM paused the game.", "resume": "The GM resumed the game."}.get(action)
-    if text:
-        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, text=text, created_at=now))
 
 
 def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyped-def]
@@ -204,6 +163,6 @@ def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyp
                         .order_by(OutboxMail.id.desc())).first()
     if last is None:
         raise Refused(f"No mail to {seat_id} yet.")
-    last.status = "pending"
+    last.status = OutboxStatus.PENDING
     last.next_attempt_at = utcnow()
     session.add(last)

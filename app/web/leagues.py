@@ -9,6 +9,7 @@ from sqlmodel import select
 
 from app import turns
 from app.db import get_engine, get_session, write_session
+from app.kinds import GameStatus
 from app.leagues import core
 from app.links import gm_link
 from app.models import Game, League, LeagueGame, Player, Season, Seat
@@ -92,7 +93,7 @@ def gm(token: str, error: str = "", notice: str = "") -> str:
     running = []
     for rows in ctx["games"].values():
         for _lg, game in rows:
-            if game is not None and game.status in ("running", "paused", "crashed"):
+            if game is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.CRASHED):
                 have = turns.current_orders(session, game.id, game.step_no)
                 seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
                 waiting = []

@@ -18,6 +18,7 @@ from app import turns
 from app.calendar import deadlines_ics
 from app.db import get_engine, get_session, write_session
 from app.i18n import LANGUAGES, gettext
+from app.kinds import GameStatus
 from app.leagues.absences import allowance, days_used, declare
 from app.links import gm_link, prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
@@ -47,7 +48,8 @@ def _games(player: Player) -> list[tuple[Game, Seat, str]]:
         game = session.get(Game, seat.game_id)
         if game is not None:
             out.append((game, seat, seat_link(seat)))
-    return sorted(out, key=lambda g: (g[0].status != "running", g[0].deadline or datetime.max.replace(tzinfo=UTC)))
+    latest = datetime.max.replace(tzinfo=UTC)
+    return sorted(out, key=lambda g: (g[0].status != GameStatus.RUNNING, g[0].deadline or latest))
 
 
 @bp.route("/<token>", methods=["GET", "HEAD"])
@@ -63,8 +65,8 @@ def _gm_games(player: Player) -> list[tuple[Game, list[str], str]]:
                          .order_by(Game.status, Game.deadline)).all()
     out = []
     for game in games:
-        have = turns.current_orders(session, game.id, game.step_no) if game.status == "running" else {}
-        waiting = sorted(s for s in game.owed if s not in have) if game.status == "running" else []
+        have = turns.current_orders(session, game.id, game.step_no) if game.status == GameStatus.RUNNING else {}
+        waiting = sorted(s for s in game.owed if s not in have) if game.status == GameStatus.RUNNING else []
         out.append((game, waiting, gm_link(game)))
     return out
 

@@ -7,8 +7,6 @@ time, so no cookie or session is needed.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from typing import Any
 
@@ -20,13 +18,14 @@ from werkzeug.datastructures import MultiDict
 
 from app import turns
 from app.db import get_engine, get_session
-from app.games import IllegalOrder, get_rules
+from app.games import get_rules
+from app.kinds import GameStatus, OrderSource
 from app.links import seat_link
 from app.models import Event, Game, Order, Player, Report, Seat, iso
 from app.notify import visible
 from app.tokens import hash_token, looks_like_token, sign
 from app.verify import order_receipt
-from app.web.forms import MAX_NOTATION, order_from_form, too_long_field
+from app.web.forms import MAX_NOTATION, too_long_field
 
 bp = Blueprint("play", __name__)
 
@@ -37,13 +36,8 @@ class CsrfExpired(Exception):
 
 @bp.app_template_filter("form_key")
 def form_key(spec: dict[str, Any]) -> str:
-    """Which alternative of a prompt a form is (from its constant part), whatever its position.
-
-    Anytime forms carry it: the anytime prompt may change between drawing the page and the
-    post, and a stale position must not pick another decision.
-    """
-    canonical = json.dumps(spec.get("base") or {}, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+    """Which alternative of a prompt a form is (``app.turns.forms.form_key``)."""
+    return turns.forms.form_key(spec)
 
 
 def find_seat(token: str) -> tuple[Game, Seat]:
@@ -101,7 +95,7 @@ def page_context(game: Game, seat: Seat) -> dict[str, Any]:
         "game": game, "seat": seat, "rules": rules, "player": player,
         "tz": player.timezone if player else "UTC",
         "view": rules.view(game.state, seat.seat),
-        "prompt": game.owed.get(seat.seat) if game.status == "running" else None,
+        "prompt": game.owed.get(seat.seat) if game.status == GameStatus.RUNNING else None,
         "anytime": turns.anytime_prompt(rules, game, seat.seat),
         "mine": mine, "mine_text": rules.format(mine.order) if mine else "",
         "receipt": receipt_for(mine) if mine else "",
@@ -187,36 +181,27 @@ def submit(token: str) -> Response:
         step_no = int(form.get("step_no", ""))
     except ValueError:
         step_no = -1
-    rules = get_rules(game.slug)
-    prompt = game.owed.get(seat.seat)
-    anytime = turns.anytime_prompt(rules, game, seat.seat) if notation else None
-    # a form of an older step still counts when only orders sent at any time came between
-    stale = step_no != game.step_no and not turns.decision_unchanged(get_session(), game, seat.seat, step_no)
-    engine = get_engine()
     # give the read connection back before writing: a request holding one connection while it
     # waits for another would exhaust the pool under a burst of submissions
     get_session().close()
-    try:
-        order = rules.parse(notation) if notation and anytime else None
-        if order is not None and turns.is_anytime_order(anytime, order):  # typed: a decision sent at any time
-            row, _resolved = turns.accept_anytime(engine, game.id, seat.id, order, text=notation, source="web",
-                                                  max_attempts=current_app.config["MAX_ATTEMPTS"])
-            return redirect(f"/p/{token}?done=applied&r={row.id}", code=303)
-        if prompt is None or stale:
-            raise turns.StepClosed(game.step_no)
-        if order is None:
-            order = rules.parse(notation) if notation else order_from_form(prompt, form_index, form)
-        _row, resolved = turns.accept_order(engine, game.id, seat.id, order, step_no=step_no, text=notation,
-                                            source="web", max_attempts=current_app.config["MAX_ATTEMPTS"])
-    except turns.StepClosed:
-        game = _reloaded(game)
-        return render_page(game, seat, status=409, error="That step was already resolved, so this order "
-                           "was not used. The page now shows what you owe now (if anything).", **keep)
-    except IllegalOrder as exc:
-        return render_page(game, seat, status=422, error=current_app.jinja_env.filters["game_text"](str(exc), game.slug), **keep)
-    except ValueError as exc:  # a game's parser refusing text in its own words (not an IllegalOrder)
-        return render_page(game, seat, status=422, error=f"That order cannot be read: {exc}", **keep)
-    return redirect(f"/p/{token}?done={'resolved' if resolved else 'saved'}&r={_row.id}", code=303)
+    taken = turns.take_order(seat, notation or form, OrderSource.WEB, engine=get_engine(), step_no=step_no,
+                             max_attempts=current_app.config["MAX_ATTEMPTS"])
+    if taken.outcome is turns.Outcome.APPLIED and taken.row is not None:
+        return redirect(f"/p/{token}?done=applied&r={taken.row.id}", code=303)
+    if taken.outcome is turns.Outcome.STORED and taken.row is not None:
+        return redirect(f"/p/{token}?done={'resolved' if taken.resolved else 'saved'}&r={taken.row.id}", code=303)
+    if taken.outcome is turns.Outcome.REFUSED:
+        return render_page(game, seat, status=422, error=_refusal(taken, game), **keep)
+    game = _reloaded(game)
+    return render_page(game, seat, status=409, error="That step was already resolved, so this order "
+                       "was not used. The page now shows what you owe now (if anything).", **keep)
+
+
+def _refusal(taken: turns.Taken, game: Game) -> str:
+    """The page's words for a refused order."""
+    if taken.problem is turns.Problem.UNREADABLE:
+        return f"That order cannot be read: {taken.message}" if taken.message else "That order cannot be read."
+    return current_app.jinja_env.filters["game_text"](taken.message, game.slug)
 
 
 def _reloaded(game: Game) -> Game:
@@ -235,30 +220,16 @@ def submit_anytime(token: str) -> Response:
     refused = _refuse_post(game, seat, form, keep)
     if refused is not None:
         return refused
-    rules = get_rules(game.slug)
-    prompt = turns.anytime_prompt(rules, game, seat.seat)
-    engine = get_engine()
     get_session().close()
-    try:
-        if game.status != "running":
-            raise turns.StepClosed(game.step_no)
-        if prompt is None:
-            raise IllegalOrder("There is nothing you can send now.")
-        if form.get("form_key"):  # the alternative the page showed, wherever it is now (if still offered)
-            found = [i for i, spec in enumerate(prompt.get("forms") or []) if form_key(spec) == form["form_key"]]
-            form_index = str(found[0]) if found else ""
-        order = order_from_form(prompt, form_index, form)
-        row, _resolved = turns.accept_anytime(engine, game.id, seat.id, order, source="web",
-                                              max_attempts=current_app.config["MAX_ATTEMPTS"])
-    except turns.StepClosed:
-        game = _reloaded(game)
-        return render_page(game, seat, status=409, error="The game is not running now, so nothing was "
-                           "changed.", **keep)
-    except IllegalOrder as exc:
-        game = _reloaded(game)
-        return render_page(game, seat, status=422,
-                           error=current_app.jinja_env.filters["game_text"](str(exc), game.slug), **keep)
-    return redirect(f"/p/{token}?done=applied&r={row.id}", code=303)
+    taken = turns.take_order(seat, form, OrderSource.WEB, engine=get_engine(), anytime=True,
+                             max_attempts=current_app.config["MAX_ATTEMPTS"])
+    if taken.ok and taken.row is not None:
+        return redirect(f"/p/{token}?done=applied&r={taken.row.id}", code=303)
+    game = _reloaded(game)
+    if taken.outcome is turns.Outcome.REFUSED:
+        return render_page(game, seat, status=422, error=_refusal(taken, game), **keep)
+    return render_page(game, seat, status=409, error="The game is not running now, so nothing was "
+                       "changed.", **keep)
 
 
 @bp.route("/p/<token>/report.pdf", methods=["GET"])
@@ -339,7 +310,7 @@ def _queue_resends(email: str) -> int:
         seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()
         for seat in seats:
             game = session.get(Game, seat.game_id)
-            if game is None or game.status not in ("running", "paused") or not seat.token_hash:
+            if game is None or game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or not seat.token_hash:
                 continue
             sent = session.exec(select(OutboxMail).where(
                 OutboxMail.game_id == game.id, OutboxMail.seat == seat.seat,

@@ -13,6 +13,7 @@ import json
 from flask import Blueprint, Response, abort, current_app, make_response, render_template
 
 from app.db import get_session
+from app.kinds import GameStatus
 from app.models import Game
 from app.verify import ReplayReport, export_game, replay_export
 
@@ -34,7 +35,7 @@ def verify_page(game_id: int) -> Response:
     game = _game(game_id)
     report = None
     receipts: list[dict] = []
-    if game.status == "finished":
+    if game.status == GameStatus.FINISHED:
         data = export_game(get_session(), game, str(current_app.config["SECRET_KEY"]))
         cache_key = (game.id or 0, game.seed_hash)
         report = _verdicts.get(cache_key)
@@ -49,7 +50,7 @@ def verify_page(game_id: int) -> Response:
 @bp.route("/<int:game_id>/export.json", methods=["GET", "HEAD"])
 def export_json(game_id: int) -> Response:
     game = _game(game_id)
-    if game.status != "finished":
+    if game.status != GameStatus.FINISHED:
         body = {"game": game.id, "status": game.status, "seed_hash": game.seed_hash,
                 "error": "The game has not ended: its seed and orders are revealed at the end."}
         resp = make_response(json.dumps(body), 409)

@@ -78,16 +78,16 @@ def test_imap_mail_whose_handling_fails_stays_unseen_and_is_retried(smtp_app, im
     imap.add(_raw(reply(reply_addr(smtp_app, made["game"], "A"), "PICK 3", msgid="<f1@x>")))
     import app.mailin.handler as handler
 
-    original = handler.turns.accept_order
+    original = handler.turns.intake.accept_order
 
     def broken(*args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(handler.turns, "accept_order", broken)
+    monkeypatch.setattr(handler.turns.intake, "accept_order", broken)
     first = runner.invoke(args=["mail", "poll", "--no-deliver"])
     assert json.loads(first.output) == {"error": 1}
     assert imap.messages[0]["seen"] is False and inbound(smtp_app)[0].status == "error"
-    monkeypatch.setattr(handler.turns, "accept_order", original)
+    monkeypatch.setattr(handler.turns.intake, "accept_order", original)
     second = runner.invoke(args=["mail", "poll", "--no-deliver"])
     assert json.loads(second.output) == {"accepted": 1}
     assert imap.messages[0]["seen"] is True

@@ -56,12 +56,12 @@ def test_crash_mid_resolution_leaves_the_step_open_then_resolves_once(app, clien
         if name == "after_resolve":
             raise RuntimeError("power cut")
 
-    monkeypatch.setattr(turns, "_checkpoint", boom)
+    monkeypatch.setattr(turns.resolve, "_checkpoint", boom)
     post_form(client, b["link"], {"n": "1"})  # all in: resolution starts and crashes
     game = game_row(app, made["game"])
     assert game.step_no == 1 and game.attempts == 1 and game.status == "running"
     assert _counts(app, made["game"]) == (0, 0, 2)
-    monkeypatch.setattr(turns, "_checkpoint", lambda name: None)
+    monkeypatch.setattr(turns.resolve, "_checkpoint", lambda name: None)
     with app.app_context():
         summary = turns.process_due(get_engine(app), utcnow())
     assert summary["steps"] == 1
@@ -76,26 +76,26 @@ def test_crash_mid_resolution_leaves_the_step_open_then_resolves_once(app, clien
 def test_repeated_failures_mark_the_game_crashed_and_tell_the_gm(app, runner, monkeypatch):
     made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--hours", "1", "--gm", "gm@example.org")
     other = create_game(runner, "toy", ("c@example.org", "d@example.org"), "--hours", "1")
-    original = turns._checkpoint
+    original = turns.resolve._checkpoint
 
     def boom(name):
         if name == "before_resolve" and turns_game[0] == made["game"]:
             raise RuntimeError("rules bug")
 
     turns_game = [None]
-    real_resolve = turns.resolve_step
+    real_resolve = turns.resolve.resolve_step
 
     def tracking(session, game_id, step_no, now, **kw):
         turns_game[0] = game_id
         return real_resolve(session, game_id, step_no, now, **kw)
 
-    monkeypatch.setattr(turns, "resolve_step", tracking)
-    monkeypatch.setattr(turns, "_checkpoint", boom)
+    monkeypatch.setattr(turns.resolve, "resolve_step", tracking)
+    monkeypatch.setattr(turns.resolve, "_checkpoint", boom)
     later = utcnow() + timedelta(hours=2)
     for _ in range(app.config["MAX_ATTEMPTS"]):
         with app.app_context():
             turns.process_due(get_engine(app), later)
-    monkeypatch.setattr(turns, "_checkpoint", original)
+    monkeypatch.setattr(turns.resolve, "_checkpoint", original)
     assert game_row(app, made["game"]).status == "crashed"
     assert game_row(app, other["game"]).step_no == 2, "other games go on"
     with Session(get_engine(app)) as s:
@@ -112,7 +112,7 @@ def test_crash_at_any_point_changes_nothing(app, runner, monkeypatch, point):
         if name == point:
             raise RuntimeError("kill")
 
-    monkeypatch.setattr(turns, "_checkpoint", boom)
+    monkeypatch.setattr(turns.resolve, "_checkpoint", boom)
     with app.app_context():
         turns.process_due(get_engine(app), utcnow() + timedelta(hours=2))
     after = game_row(app, made["game"])

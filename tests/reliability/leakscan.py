@@ -146,15 +146,15 @@ def scan_game(app: Any, client: Any, slug: str, options: dict[str, Any], seed: s
     robots = set(rules.robot_seats(opts))
     emails = [f"{seed}-{i}@example.org".replace(":", "-") for i, s in enumerate(rules.seats(opts))
               if s not in robots]
-    orig = turns.new_seed
-    turns.new_seed = lambda: seed.encode().hex()[:64].ljust(64, "0")
+    orig = turns.setup.new_seed
+    turns.setup.new_seed = lambda: seed.encode().hex()[:64].ljust(64, "0")
     try:
         with app.app_context(), write_session() as session:
             made = turns.create_game(session, slug, emails, options=options, hours=24)
             game_id = made.game.id
             links = dict(made.links)
     finally:
-        turns.new_seed = orig
+        turns.setup.new_seed = orig
     sample_at = {1} | {rnd.randint(2, max_steps) for _ in range(max(samples - 1, 0))}
     engine = get_engine(app)
     for step in range(1, max_steps + 1):

@@ -192,7 +192,7 @@ def test_b14_late_order_during_resolution_is_told_turn_closed(app, runner, monke
             reached.set()
             release.wait(30)
 
-    monkeypatch.setattr(turns, "_checkpoint", checkpoint)
+    monkeypatch.setattr(turns.resolve, "_checkpoint", checkpoint)
 
     def resolve():
         with app.app_context():

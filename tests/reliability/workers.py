@@ -29,7 +29,7 @@ def tick(url: str, now_iso: str, kill_at: str = "", kill_game: int = 0) -> dict:
 
     current = {"game": 0}
     if kill_at:
-        real = turns.resolve_step
+        real = turns.resolve.resolve_step
 
         def tracking(session, game_id, step_no, now, **kw):  # type: ignore[no-untyped-def]
             current["game"] = game_id
@@ -39,8 +39,8 @@ def tick(url: str, now_iso: str, kill_at: str = "", kill_game: int = 0) -> dict:
             if name == kill_at and (not kill_game or current["game"] == kill_game):
                 os.kill(os.getpid(), signal.SIGKILL)
 
-        turns.resolve_step = tracking
-        turns._checkpoint = checkpoint
+        turns.resolve.resolve_step = tracking
+        turns.resolve._checkpoint = checkpoint
     with app.app_context():
         return turns.process_due(get_engine(), datetime.fromisoformat(now_iso))
 

@@ -144,7 +144,7 @@ def processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p:
             if rnd.random() < crash_p:
                 os.kill(os.getpid(), signal.SIGKILL)
 
-        turns._checkpoint = checkpoint
+        turns.resolve._checkpoint = checkpoint
     engine = get_engine(app)
     rules = get_rules("toy")
     if not quiet:

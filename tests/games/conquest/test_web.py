@@ -24,7 +24,7 @@ from tests.platform.helpers import csrf_of, game_row, path_of, step_of
 
 @pytest.fixture
 def game(app, runner, monkeypatch):
-    monkeypatch.setattr("app.turns.new_seed", lambda: "conquest-web-timers")
+    monkeypatch.setattr("app.turns.setup.new_seed", lambda: "conquest-web-timers")
     out = runner.invoke(args=["game", "create", "conquest", "--player", "x@example.org", "--player", "y@example.org",
                               "--option", "players=2", "--option", "timer=3600"])
     assert out.exit_code == 0, out.output

@@ -1,0 +1,249 @@
+"""Storing orders: for the open step (``submit_order``) or sent at any time (``submit_anytime``).
+
+Who commits: ``submit_order`` and ``submit_anytime`` take a session inside a
+write transaction (``db.write_session``) and only flush; their caller commits.
+``accept_order`` and ``accept_anytime`` take the engine, store the order in a
+write transaction of their own (committed), then resolve what became due
+(``resolve.process_game``, which commits its own transactions).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from app.db import write_session
+from app.games import get_rules
+from app.games.base import IllegalOrder, Rules, step_rng
+from app.games.base import Order as OrderData
+from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
+from app.models import Game, Order, Seat, Step, utcnow
+from app.turns.resolve import close_step, process_game
+from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
+
+
+def step_kind(step: Step) -> StepKind:
+    """How a closed step closed: resolved, or by an order sent at any time."""
+    return StepKind.ANYTIME if step.orders and StepKind.ANYTIME in step.orders else StepKind.RESOLVED
+
+
+def submit_order(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    order: OrderData,
+    *,
+    step_no: int | None = None,
+    text: str = "",
+    source: OrderSource | str = OrderSource.WEB,
+    now: datetime | None = None,
+    locked: bool = False,
+) -> Order:
+    """Validate and store an order for the open step (changes nothing if illegal); flushes, the caller commits.
+
+    An order for an older ``step_no`` is taken for the open step when only orders sent at
+    any time closed the steps between and the seat's decision is unchanged
+    (``decision_unchanged``).  ``locked``: the caller loaded ``game`` in this write
+    transaction with its row locked (``locked_game``), so it is current already.
+
+    :raises StepClosed: the game moved past ``step_no`` or the seat owes nothing now.
+    :raises IllegalOrder: the game's rules refuse the order.
+    """
+    now = now or utcnow()
+    if not locked:
+        # lock the game row: a resolution running at the same moment either finishes
+        # first (and we see the new step) or waits for us (and sees this order)
+        session.exec(select(Game).where(Game.id == game.id).with_for_update()).one()
+        session.refresh(game)
+    if game.status != GameStatus.RUNNING:
+        raise StepClosed(game.step_no)
+    if step_no is not None and step_no != game.step_no and not decision_unchanged(session, game, seat.seat, step_no):
+        raise StepClosed(game.step_no)
+    if seat.seat not in game.owed:
+        raise StepClosed(game.step_no)
+    rules = get_rules(game.slug)
+    rules.validate(game.state, seat.seat, order)
+    if not text:
+        text = rules.format(order)
+    row = Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order, text=text,
+                source=source, submitted_at=now)
+    session.add(row)
+    if source in PLAYER_SOURCES:  # the player is here: the ladder starts again
+        seat.missed = 0
+        seat.civil_disorder = False
+    session.add(seat)
+    session.flush()
+    update_all_in(session, game)
+    return row
+
+
+def accept_order(
+    engine: Engine,
+    game_id: int,
+    seat_pk: int,
+    order: OrderData,
+    *,
+    step_no: int,
+    text: str = "",
+    source: OrderSource | str = OrderSource.WEB,
+    max_attempts: int = 5,
+) -> tuple[Order, bool]:
+    """Store an order (web form or mail) and resolve the step at once if it is now due.
+
+    Commits: the order in a write transaction of its own, then each resolved step (``process_game``).
+
+    Returns the stored order and whether the step resolved.
+
+    :raises StepClosed: the step is no longer open.
+    :raises IllegalOrder: the rules refuse the order (nothing is stored).
+    """
+    with write_session(engine) as session:
+        game = locked_game(session, game_id)
+        seat = session.get(Seat, seat_pk)
+        if game is None or seat is None or seat.game_id != game_id:
+            raise StepClosed(step_no)
+        row = submit_order(session, game, seat, order, step_no=step_no, text=text, source=source, locked=True)
+        due = game.all_in and (game.resolve_early or len(game.owed) == 1)
+    resolved = False
+    if due:
+        resolved = process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
+    return row, resolved
+
+
+def decision_unchanged(session: Session, game: Game, seat_id: str, step_no: int) -> bool:
+    """Whether the decision ``seat_id`` owed at the older step ``step_no`` is still the open one.
+
+    True when every step from ``step_no`` on was closed by an order sent at any time (not
+    resolved) and the seat's prompt is the same now: a form drawn at ``step_no`` still means
+    what it meant.  A resolved step in between always makes it False (no order is applied twice).
+    """
+    if step_no < 1 or step_no >= game.step_no or game.step_no - step_no > 50:
+        return False
+    steps = session.exec(
+        select(Step).where(Step.game_id == game.id, Step.step_no >= step_no, Step.step_no < game.step_no)
+    ).all()
+    if len(steps) != game.step_no - step_no or not all(step_kind(s) is StepKind.ANYTIME for s in steps):
+        return False
+    first = next(s for s in steps if s.step_no == step_no)
+    then = (first.owed or {}).get(seat_id)
+    return then is not None and then == game.owed.get(seat_id)
+
+
+def anytime_prompt(rules: Rules, game: Game, seat_id: str) -> dict[str, Any] | None:
+    """What ``seat_id`` may send at any time now (the game's ``anytime_prompt``); None if nothing."""
+    if game.status != GameStatus.RUNNING:
+        return None
+    return rules.anytime_prompt(game.state, seat_id)
+
+
+def is_anytime_order(prompt: dict[str, Any] | None, order: Any) -> bool:
+    """Whether ``order`` (read from the notation) is one of the alternatives of an anytime prompt.
+
+    It is when it holds the whole constant part (``base``) of one of the prompt's forms, as
+    every order built from that form does.
+    """
+    if not prompt or not isinstance(order, dict):
+        return False
+    for spec in prompt.get("forms") or []:
+        base = spec.get("base") or {}
+        if base and all(k in order and order[k] == v for k, v in base.items()):
+            return True
+    return False
+
+
+def submit_anytime(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    order: OrderData,
+    *,
+    text: str = "",
+    source: OrderSource | str = OrderSource.WEB,
+    now: datetime | None = None,
+) -> Order:
+    """Apply an order the seat may send at any time (the game's ``apply_anytime``) at once; flushes, the caller
+    commits.
+
+    ``game`` was loaded in this write transaction with its row locked (``locked_game``).
+    It closes the open step like a resolution (so a resolution racing it finds the step
+    gone): the order is stored,
+    its events logged, and the next step opens from the new state, owed seats and prompts
+    computed again.  Orders on file for the closed step move to the new one when their seat
+    still owes the same decision and the order is still legal; the others are not used.
+
+    :raises StepClosed: the game is not running.
+    :raises IllegalOrder: the seat has nothing to send now or the rules refuse the order
+        (nothing is stored or changed).
+    """
+    now = now or utcnow()
+    if game.status != GameStatus.RUNNING:
+        raise StepClosed(game.step_no)
+    rules = get_rules(game.slug)
+    if anytime_prompt(rules, game, seat.seat) is None:
+        raise IllegalOrder("There is nothing you can send now.")
+    step_no = game.step_no
+    new_state, events = rules.apply_anytime(
+        game.state, seat.seat, order, step_rng(game.seed, step_no, "anytime"))
+    on_file = current_orders(session, game.id, step_no)
+    old_owed = dict(game.owed)
+    row = Order(game_id=id_of(game), step_no=step_no, seat=seat.seat, order=order, text=text or rules.format(order),
+                source=source, submitted_at=now)
+    session.add(row)
+    if source in PLAYER_SOURCES:  # the player is here: the ladder starts again
+        seat.missed = 0
+        seat.civil_disorder = False
+        session.add(seat)
+    close_step(session, game, rules, {StepKind.ANYTIME: {"seat": seat.seat, "order": order}}, [], events,
+                new_state, now)
+    moved = False
+    for seat_id, kept in on_file.items():
+        if kept.source not in PLAYER_SOURCES or seat_id not in game.owed:
+            continue
+        if game.owed[seat_id] != old_owed.get(seat_id):
+            continue
+        try:
+            rules.validate(new_state, seat_id, kept.order)
+        except IllegalOrder:
+            continue
+        kept.step_no = game.step_no
+        session.add(kept)
+        moved = True
+    if moved:
+        session.flush()
+        update_all_in(session, game)
+    session.flush()
+    return row
+
+
+def accept_anytime(
+    engine: Engine,
+    game_id: int,
+    seat_pk: int,
+    order: OrderData,
+    *,
+    text: str = "",
+    source: OrderSource | str = OrderSource.WEB,
+    max_attempts: int = 5,
+) -> tuple[Order, bool]:
+    """Apply an order sent at any time (web form or mail), then resolve what became due.
+
+    Commits: the order in a write transaction of its own, then each resolved step (``process_game``).
+
+    Returns the stored order and whether a step resolved after it.
+
+    :raises StepClosed: the game is not running.
+    :raises IllegalOrder: refused (nothing is stored or changed).
+    """
+    with write_session(engine) as session:
+        game = locked_game(session, game_id)
+        seat = session.get(Seat, seat_pk)
+        if game is None or seat is None or seat.game_id != game_id:
+            raise StepClosed(0)
+        row = submit_anytime(session, game, seat, order, text=text, source=source)
+    resolved = process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
+    return row, resolved
+
+
