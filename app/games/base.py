@@ -95,6 +95,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from app.games.text import EMPTY, Catalogue, IllegalOrder, InvalidOrder
+
+__all__ = ["ANYTIME_STEP", "BaseRules", "IllegalOrder", "InvalidOrder", "Rules", "Catalogue"]
+
 JSON = Any
 State = dict[str, Any]
 Order = dict[str, Any]
@@ -105,14 +109,6 @@ Event = dict[str, Any]
 #: In a step's recorded orders (a playthrough's steps, a stored step), this key marks a step
 #: closed by an order of ``apply_anytime`` instead of a resolution: ``{"seat": s, "order": o}``.
 ANYTIME_STEP = "@anytime"
-
-
-class IllegalOrder(ValueError):
-    """An order the rules do not allow, with a message the player understands."""
-
-
-class InvalidOrder(IllegalOrder):
-    """An order that cannot even be read (bad notation, missing fields)."""
 
 
 @runtime_checkable
@@ -229,6 +225,10 @@ class BaseRules(ABC):
 
     #: The conformance test's step cap for one random playthrough.
     conformance_max_steps: int = 5000
+
+    #: The game's messages in English, by id (``app/games/<slug>/text.py``): every event,
+    #: prompt, refusal and board label the game emits names one of them.
+    text: Catalogue = EMPTY
 
     # ------------------------------------------------------------------ the protocol
     @abstractmethod
