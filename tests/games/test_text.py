@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.games.base import IllegalOrder, InvalidOrder
-from app.games.text import Catalogue, T, TN, listing, msg, name
+from app.games.text import TN, Catalogue, T, listing, msg, name
 
 CAT = Catalogue("toy", [
     T("not_adjacent", "{a} and {b} are not neighbours."),
