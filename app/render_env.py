@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from app import i18n, paths
 from app.games import get_rules
+from app.i18n import gametext
 from app.i18n.dates import format_local
 from app.i18n.games import translate_svg
 
@@ -65,7 +66,9 @@ def game_svg(slug: str, view: dict[str, Any], seat: str | None) -> Markup:
     if not rules.draws_board:
         return Markup("")
     # the game escapes every text it draws; the translations come from our own catalogues
-    return Markup(translate_svg(slug, rules.board_svg(view, seat)))  # nosec B704
+    lang = i18n.current_language()
+    svg = rules.board_svg(view, seat, lambda text: gametext.render(slug, text, lang))
+    return Markup(translate_svg(slug, svg))  # nosec B704
 
 
 def qr_svg(link: str) -> Markup:

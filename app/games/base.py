@@ -95,7 +95,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from app.games.text import EMPTY, Catalogue, IllegalOrder, InvalidOrder
+from app.games.text import EMPTY, Catalogue, IllegalOrder, InvalidOrder, Render
 
 __all__ = ["ANYTIME_STEP", "BaseRules", "IllegalOrder", "InvalidOrder", "Rules", "Catalogue"]
 
@@ -174,6 +174,7 @@ class Rules(Protocol):
         """
 
     # The optional extras: every game has them, with BaseRules' defaults unless it overrides them.
+    text: Catalogue
     handles_missed_deadlines: bool
     board_per_seat: bool
     conformance_options: Sequence[dict[str, Any]]
@@ -185,7 +186,7 @@ class Rules(Protocol):
     def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
         """The bot's order (bot seats and auto-command)."""
 
-    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+    def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         """The board drawn from a view, as one SVG; ``""`` when the game draws none."""
 
     @property
@@ -302,9 +303,12 @@ class BaseRules(ABC):
         """
         return self.random_order(state, seat, rng)
 
-    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+    def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         """The board drawn from ``view`` (what ``seat`` may see; None: a spectator) as one
         ``<svg>`` element, for pages and reports; the game escapes its own text.
+
+        ``tr`` renders a message of the game's catalogue in the reader's language (the
+        platform passes it; None: English, ``self.text.english``): every label goes through it.
 
         Default: ``""``, no board (``draws_board`` is then False).
         """

@@ -42,6 +42,8 @@ Gettext = Callable[[str, str], str]
 NGettext = Callable[[str, str, str, int], str]
 """``npgettext(context, singular, plural, n)``."""
 JoinList = Callable[[list[str]], str]
+Render = Callable[[Any], str]
+"""Renders a message (or a plain string) in the reader's language: ``board_svg``'s ``tr``."""
 
 
 def msg(msg_id: str, /, **args: Any) -> Msg:

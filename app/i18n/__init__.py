@@ -26,20 +26,19 @@ committed beside them) are kept up to date with::
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from typing import Any
 
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, force_locale, gettext, lazy_gettext, ngettext
 
+from app.i18n import gametext
 from app.i18n.games import translate_game_text
-from app.i18n.lang import DEFAULT, LANGUAGE_NAMES, LANGUAGES, current_language, normalize
+from app.i18n.lang import DEFAULT, LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, current_language, normalize
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "DEFAULT", "current_language", "normalize", "gettext", "lazy_gettext",
            "ngettext", "player_locale", "init_app"]
 
-TRANSLATIONS = os.path.join(os.path.dirname(__file__), "translations")
 
 
 @contextlib.contextmanager
@@ -98,9 +97,15 @@ def select_locale() -> str:
 
 
 def game_text_filter(text: Any, slug: str | None = None) -> str:
-    """Jinja filter: a game's English sentence in the current language."""
+    """Jinja filter: a game's message (id and parameters) in the current language.
+
+    A plain string is a name or notation, shown as it is, unless an older game still
+    writes English sentences (translated through ``app.i18n.games`` until it is gone).
+    """
     if text is None:
         return ""
+    if gametext.is_game_text(text):
+        return gametext.render(slug or "", text, current_language())
     return translate_game_text(slug or "", str(text), current_language())
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 from flask_babel import get_locale
 
 LANGUAGES = ("en", "pt", "el")
 DEFAULT = "en"
 LANGUAGE_NAMES = {"en": "English", "pt": "Português", "el": "Ελληνικά"}
+#: The compiled catalogues: the platform's (domain "messages") and one per game (domain = slug).
+TRANSLATIONS = os.path.join(os.path.dirname(__file__), "translations")
 
 
 def normalize(language: str | None) -> str:

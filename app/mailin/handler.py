@@ -41,8 +41,8 @@ from sqlmodel import Session, select
 
 from app import turns
 from app.db import get_engine, write_session
-from app.i18n import current_language, gettext, player_locale
-from app.i18n.games import translate_game_text
+from app.games import get_rules
+from app.i18n import game_text_filter, gettext, player_locale
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.mail import clean_header, queue_mail
@@ -240,7 +240,8 @@ def _answer_taken(ctx: _Context, taken: turns.Taken, text: str) -> Result:
         elif taken.problem is turns.Problem.UNREADABLE:  # the parser failed, not in the game's words
             detail, problem = "unreadable", UNREADABLE
         else:
-            detail = problem = taken.message
+            problem = taken.message
+            detail = problem if isinstance(problem, str) else get_rules(ctx.game.slug).text.english(problem)
         return ctx.answer("rejected", detail, step_no,
                           _rejected_text(ctx, prompt, text, problem, anytime=taken.anytime))
     detail = "stored before an interruption" if taken.stored_before else text
@@ -308,17 +309,17 @@ def _in_players_language(fn: Callable[..., _T]) -> Callable[..., _T]:
     return wrapper
 
 
-def _game_text(ctx: _Context, text: str) -> str:
-    """A sentence of the game (English in the engines) in the current language."""
-    return translate_game_text(ctx.game.slug, text, current_language())
+def _game_text(ctx: _Context, text: Any) -> str:
+    """A text of the game (a message id with parameters) in the current language."""
+    return game_text_filter(text, ctx.game.slug)
 
 
 def _title(ctx: _Context, prompt: dict[str, Any], default: str) -> str:
-    return _game_text(ctx, str(prompt["title"])) if "title" in prompt else default
+    return _game_text(ctx, prompt["title"]) if "title" in prompt else default
 
 
-def _problem(ctx: _Context, problem: str) -> str:
-    return gettext(problem) if problem in _OWN_PROBLEMS else _game_text(ctx, problem)
+def _problem(ctx: _Context, problem: Any) -> str:
+    return gettext(problem) if isinstance(problem, str) and problem in _OWN_PROBLEMS else _game_text(ctx, problem)
 
 
 def _your_page() -> str:

@@ -52,7 +52,7 @@ class Outcome(StrEnum):
 class Problem(StrEnum):
     """Why an order was refused."""
 
-    ILLEGAL = "illegal"  # the game refuses it; ``message`` is the game's reason (English, untranslated)
+    ILLEGAL = "illegal"  # the game refuses it; ``message`` is the game's reason (a message, rendered by the caller)
     UNREADABLE = "unreadable"  # the notation could not be read; ``message`` is the parser's words, or ""
     TOO_LONG = "too_long"  # longer than the caller's ``max_chars``
 
@@ -72,7 +72,8 @@ class Taken:
     prompt: dict[str, Any] | None = None
     anytime: bool = False
     problem: Problem | None = None
-    message: str = ""
+    #: the game's reason (``IllegalOrder.message``: a message id with parameters, or plain text)
+    message: str | dict[str, Any] = ""
     row: Order | None = None
     resolved: bool = False
     stored_before: bool = False  # found on file from an interrupted earlier attempt (``since``)
@@ -131,14 +132,14 @@ def take_order(
             order = order_from_form(offered, index, form)
         except IllegalOrder as exc:
             return _answer(engine, Outcome.REFUSED, game, seat, prompt=offered, anytime=True,
-                           problem=Problem.ILLEGAL, message=str(exc))
+                           problem=Problem.ILLEGAL, message=exc.message)
         return _apply_anytime(engine, game, seat, order, "", OrderSource(source), offered, None, max_attempts)
     if prompt is None or stale:
         return _answer(engine, Outcome.CLOSED, game, seat)
     try:
         order = order_from_form(prompt, str(form.get("form_index", "") or ""), form)
     except IllegalOrder as exc:
-        return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=Problem.ILLEGAL, message=str(exc))
+        return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=Problem.ILLEGAL, message=exc.message)
     return _store(engine, game, seat, order, "", OrderSource(source), prompt, step_no, None, max_attempts)
 
 
@@ -173,7 +174,7 @@ def _answer(engine: Engine, outcome: Outcome, game: Game, seat: Seat, *, reload:
 
 class _Unread(NamedTuple):
     problem: Problem
-    words: str
+    words: str | dict[str, Any]
 
 
 def _parse(rules: Rules, text: str) -> OrderData | _Unread:
@@ -181,7 +182,7 @@ def _parse(rules: Rules, text: str) -> OrderData | _Unread:
     try:
         return rules.parse(text)
     except IllegalOrder as exc:
-        return _Unread(Problem.ILLEGAL, str(exc))
+        return _Unread(Problem.ILLEGAL, exc.message)
     except ValueError as exc:  # a game's parser refusing text in its own words (not an IllegalOrder)
         return _Unread(Problem.UNREADABLE, str(exc))
     except Exception as exc:  # a notation parser should not fail like this, but the player is not to blame
@@ -243,7 +244,7 @@ def _store(engine: Engine, game: Game, seat: Seat, order: OrderData, text: str, 
             continue  # the step moved on and the seat owes again: try the new step once
         except IllegalOrder as exc:
             return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=Problem.ILLEGAL,
-                           message=str(exc))
+                           message=exc.message)
         return _answer(engine, Outcome.STORED, game, seat, step_no=at, prompt=prompt, row=row, resolved=resolved)
     return _answer(engine, Outcome.CLOSED, game, seat)
 
@@ -261,7 +262,7 @@ def _apply_anytime(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
         return _answer(engine, Outcome.CLOSED, game, seat, anytime=True)
     except IllegalOrder as exc:
         return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, anytime=True, problem=Problem.ILLEGAL,
-                       message=str(exc))
+                       message=exc.message)
     return _answer(engine, Outcome.APPLIED, game, seat, step_no=row.step_no, prompt=prompt, anytime=True, row=row,
                    resolved=resolved)
 

@@ -109,7 +109,8 @@ def resolve_step(
         session.add(Order(game_id=id_of(game), step_no=step_no, seat=seat_id, order=order,
                           text=rules.format(order), source=source, submitted_at=now))
         seat.missed += 1
-        if seat.player_id and not rules.handles_missed_deadlines and not seat.civil_disorder and seat.missed >= cd_after:
+        platform_ladder = not rules.handles_missed_deadlines
+        if seat.player_id and platform_ladder and not seat.civil_disorder and seat.missed >= cd_after:
             seat.civil_disorder = True
             session.add(Event(game_id=id_of(game), step_no=step_no, seq=-1, to=None, created_at=now,
                               text=f"{seat_id} missed {seat.missed} deadlines in a row: auto-command plays "
@@ -123,6 +124,18 @@ def resolve_step(
     return game
 
 
+def event_row(game: Game, rules: Rules, step_no: int, seq: int, ev: dict[str, Any], now: datetime) -> Event:
+    """An engine event as stored: a message (id and parameters) stays in ``data["msg"]``,
+    rendered for each reader in their language; ``text`` keeps its English for logs."""
+    data = {k: v for k, v in ev.items() if k not in ("text", "to")}
+    text = ev["text"]
+    if not isinstance(text, str):
+        data["msg"] = text
+        text = rules.text.english(text)
+    return Event(game_id=id_of(game), step_no=step_no, seq=seq, to=ev.get("to"), text=text, data=data,
+                 created_at=now)
+
+
 def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any], defaulted: list[str],
                 events: list[dict[str, Any]], new_state: dict[str, Any], now: datetime) -> None:
     """Record the open step as resolved (its orders, defaults and events), then open the next one."""
@@ -133,9 +146,7 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
     step.defaulted = defaulted
     session.add(step)
     for seq, ev in enumerate(events):
-        data = {k: v for k, v in ev.items() if k not in ("text", "to")}
-        session.add(Event(game_id=id_of(game), step_no=step_no, seq=seq, to=ev.get("to"),
-                          text=ev["text"], data=data, created_at=now))
+        session.add(event_row(game, rules, step_no, seq, ev, now))
     game.step_no = step_no + 1
     game.attempts = 0
     game.last_error = ""

@@ -96,7 +96,7 @@ class ToyRules(BaseRules):
     def secrets(self, state, seat):
         return [state["charm"][seat]]
 
-    def board_svg(self, view, seat):
+    def board_svg(self, view, seat, tr=None):
         score = " ".join(f"{s}:{n}" for s, n in sorted(view["score"].items()))
         return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 40">'
                 f'<text x="5" y="25">Round {view["round"]} {score}</text></svg>')

@@ -46,6 +46,7 @@ from app.games.base import BaseRules, Event, IllegalOrder, Order, State, deep_co
 from app.games.conquest import board, bot, checks, engine, flow, notation, prompts, views
 from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
+from app.games.text import Render
 
 
 class ConquestRules(BaseRules):
@@ -144,7 +145,7 @@ class ConquestRules(BaseRules):
     def format(self, order: Order) -> str:
         return notation.format_order(order)
 
-    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+    def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         return board.render(view, seat)
 
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from app.games.base import BaseRules, IllegalOrder, State
 from app.games.dual_powers import board, bot, choices, notation, prompts, rounds, views
+from app.games.text import Render
 
 Order = dict[str, Any]
 
@@ -150,7 +151,7 @@ class DualPowersRules(BaseRules):
     def format(self, order: Order) -> str:
         return notation.format_order(order)
 
-    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+    def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         return board.board_svg(view, seat)
 
 

@@ -35,6 +35,7 @@ from app.games.duel import board, bot, data, notation, views
 from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
 from app.games.duel.placement import automatic_placement, grid_of, legal_placements, score
+from app.games.text import Render
 
 
 class DuelRules(BaseRules):
@@ -145,7 +146,7 @@ class DuelRules(BaseRules):
     def format(self, order: Order) -> str:
         return notation.format_order(order)
 
-    def board_svg(self, view: dict[str, Any], seat: str | None) -> str:
+    def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         return board.board_svg(view, seat)
 
 

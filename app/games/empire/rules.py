@@ -14,6 +14,7 @@ from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
 from app.games.empire.state import State, clone, ev, name, round_order
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
+from app.games.text import Render
 
 REJECTED = "E007 Submission rejected; your previous orders (if any) stay in force."
 
@@ -89,7 +90,7 @@ class EmpireRules(BaseRules):
                  "rank": 1 + sum(1 for o in state["seats"] if keys[o] > keys[s])} for s in order]
 
     # ------------------------------------------------------------ orders
-    def board_svg(self, view: dict[str, Any], seat: str | None = None) -> str:
+    def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         return board_svg(view, seat)
 
     def parse(self, text: str) -> dict[str, Any]:

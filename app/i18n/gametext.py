@@ -1,0 +1,69 @@
+"""Game text in the reader's language: a game's messages through its own gettext domain.
+
+Each game's catalogue (``app/games/<slug>/text.py``) holds the English; every other
+language is ``translations/<lang>/LC_MESSAGES/<slug>.po`` (compiled ``.mo`` beside
+it), with the message id as the gettext context. ``bin/i18n`` extracts, updates and
+compiles every domain.
+
+A message that a language does not translate reads in English (that message only);
+an id that the game's catalogue does not hold is reported to :data:`MISSING` (the
+tests fail on it) and renders its parameters only, never the raw id.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from typing import Any
+
+from babel.lists import format_list
+from babel.support import NullTranslations, Translations
+
+from app.games import get_rules
+from app.games.text import EMPTY, Catalogue, english_list, is_msg
+from app.i18n.lang import TRANSLATIONS
+
+log = logging.getLogger(__name__)
+
+MISSING: set[tuple[str, str]] = set()
+"""(game, message id) pairs met while rendering that the game's catalogue lacks."""
+
+
+def catalogue(slug: str) -> Catalogue:
+    try:
+        return get_rules(slug).text
+    except LookupError:
+        return EMPTY
+
+
+@lru_cache(maxsize=64)
+def translations(slug: str, lang: str) -> NullTranslations:
+    """The compiled catalogue of game ``slug`` in ``lang`` (English: none)."""
+    if lang == "en" or not slug:
+        return NullTranslations()
+    return Translations.load(TRANSLATIONS, [lang], domain=slug)
+
+
+def is_game_text(value: object) -> bool:
+    """A message or a list argument (not a plain string)."""
+    return is_msg(value) or (isinstance(value, dict) and "list" in value)
+
+
+def render(slug: str, text: Any, lang: str) -> str:
+    """``text`` (a message, a list, or a plain string) in ``lang``."""
+    if isinstance(text, str):
+        return text
+    cat = catalogue(slug)
+    trans = translations(slug, lang)
+
+    def missing(msg_id: str) -> None:
+        if (slug, msg_id) not in MISSING:
+            log.warning("game %s: no message %r in its catalogue", slug, msg_id)
+        MISSING.add((slug, msg_id))
+
+    def join(items: list[str]) -> str:
+        if lang == "en":
+            return english_list(items)
+        return format_list(items, locale=lang) if items else ""
+
+    return cat.render(text, trans.pgettext, trans.npgettext, join, missing)
