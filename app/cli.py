@@ -15,13 +15,21 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlmodel import Session, select
+from werkzeug.serving import run_simple
 
 from app import turns
+from app.backup import backup_command, restore_command
 from app.cliutil import parse_now, parse_option
 from app.db import get_engine
+from app.demo import create_demo_games
+from app.leagues.cli import league_cli
 from app.links import gm_link, prefs_link, seat_link
+from app.logs import RedactingRequestHandler
 from app.mail import deliver_pending
+from app.mailin.cli import register as register_mailin
 from app.models import Game, Player, Seat
+from app.verify import verify_command
+from jobs import init_scheduler, jobs_cli
 
 game_cli = AppGroup("game", help="Create and manage games.")
 mail_cli = AppGroup("mail", help="Outgoing and incoming mail.")
@@ -63,7 +71,8 @@ def create(slug: str, players: list[str], bot: bool, options: dict, hours: float
 @click.option("--hours", type=float, default=None, help="Deadline length of a turn, in hours.")
 @click.option("--gm", "gm_email", default="", help="The GM's e-mail (alerts).")
 @click.option("--no-early", is_flag=True, help="Wait for the deadline even when all orders are in.")
-@click.option("--policy", default=None, help='Deadline policy as JSON, e.g. {"clock": "20:00", "timezone": "Europe/Lisbon"}.')
+@click.option("--policy", default=None,
+              help='Deadline policy as JSON, e.g. {"clock": "20:00", "timezone": "Europe/Lisbon"}.')
 def game_create(slug, players, bot, options, hours, gm_email, no_early, policy) -> None:
     """Create a game and print its seats and links as JSON."""
     opts = dict(parse_option(o) for o in options)
@@ -103,8 +112,6 @@ def mail_deliver() -> None:
 @click.option("--port", default=5000, type=int)
 def demo(email: str, serve: bool, host: str, port: int) -> None:
     """Create demo games (bots in every seat but yours) and print their links."""
-    from app.demo import create_demo_games
-
     lines = create_demo_games(email)
     for line in lines:
         click.echo(line)
@@ -124,11 +131,6 @@ def serve(host: str, port: int) -> None:
 
 
 def serve_forever(app: Flask, host: str, port: int) -> None:
-    from werkzeug.serving import run_simple
-
-    from app.logs import RedactingRequestHandler
-    from jobs import init_scheduler
-
     init_scheduler(app)
     click.echo(f"Serving on http://{host}:{port}/ (scheduler running)")
     run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=RedactingRequestHandler)
@@ -140,17 +142,9 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(tick)
     app.cli.add_command(demo)
     app.cli.add_command(serve)
-    from app.backup import backup_command, restore_command
-    from app.leagues.cli import league_cli
-
     app.cli.add_command(league_cli)
-    from jobs import jobs_cli
-
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
-
     app.cli.add_command(jobs_cli)
-    from app.verify import verify_command
     app.cli.add_command(verify_command)
-    from app.mailin.cli import register as register_mailin
     register_mailin(mail_cli)

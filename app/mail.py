@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import random
 import smtplib
-import socket
 import time
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -296,7 +295,7 @@ def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP 
         if conn is not None:
             return "reconnect", str(exc)
         return "deferred", f"disconnected: {exc}"
-    except (OSError, socket.timeout, smtplib.SMTPException) as exc:
+    except (TimeoutError, OSError, smtplib.SMTPException) as exc:
         return "deferred", f"{type(exc).__name__}: {exc}"
 
 

@@ -21,9 +21,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+from sqlmodel import Session, select
+
+from app.db import get_engine, get_session
 from app.games import get_rules
 from app.games.base import ANYTIME_STEP, round_trip, step_rng
 from app.kinds import MACHINE_SOURCES, GameStatus, OrderSource
+from app.models import Game, Order, Seat, Step
 from app.tokens import seed_hash
 
 EXPORT_FORMAT = "pbem-game-export/1"
@@ -159,10 +166,6 @@ def export_game(session: Any, game: Any, key: str) -> dict[str, Any]:
 
     :raises ValueError: the game has not finished (its seed and orders are still secret).
     """
-    from sqlmodel import select
-
-    from app.models import Order, Seat, Step
-
     if game.status != GameStatus.FINISHED:
         raise ValueError("the game has not finished: its seed and orders are still secret")
     steps = session.exec(select(Step).where(Step.game_id == game.id).order_by(Step.step_no)).all()
@@ -191,11 +194,6 @@ def replay_game(game: Any, session: Any = None) -> ReplayReport:
 
     Needs an application context when ``session`` is not given.
     """
-    from flask import current_app
-    from sqlmodel import Session
-
-    from app.db import get_engine
-
     if game.status != GameStatus.FINISHED:
         report = ReplayReport(game.id, game.slug)
         report.problems.append("the game has not ended: its seed is still secret")
@@ -211,9 +209,6 @@ def replay_game(game: Any, session: Any = None) -> ReplayReport:
 
 
 def _verify_command() -> Any:
-    import click
-    from flask.cli import with_appcontext
-
     @click.command("verify")
     @click.argument("game_id", type=int, required=False)
     @click.option("--file", "path", type=click.Path(exists=True, dir_okay=False),
@@ -221,9 +216,6 @@ def _verify_command() -> Any:
     @with_appcontext
     def verify_command(game_id: int | None, path: str | None) -> None:
         """Replay a finished game from its revealed seed and orders; exit 1 on any mismatch."""
-        from app.db import get_session
-        from app.models import Game
-
         if path:
             with open(path, encoding="utf-8") as fh:
                 report = replay_export(json.load(fh))

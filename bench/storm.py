@@ -278,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"deadline storm: {games} games, {res.get('steps', 0)} steps, {reports} reports, "
           f"{cores} cores, {workers} render workers (games created in {create_s:.1f} s, not counted)")
     print()
-    print(benchlib.table(rows, ["game", "reports", "html KiB", "floor s", "report s (map once per step)", "report/floor"]))
+    print(benchlib.table(rows, ["game", "reports", "html KiB", "floor s", "report s (map once per step)",
+                                "report/floor"]))
     print()
     first_ok = res["first_mail"] <= GOAL_FIRST_MAIL
     rss_ok = rss_mib <= GOAL_RSS_MIB

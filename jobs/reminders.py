@@ -105,7 +105,8 @@ def _queue(session: Session, game: Game, seat: Seat, threshold: int, now: dateti
         subject = gettext("[%(title)s #%(id)s] %(seat)s: reminder, orders due in about %(hours)s h",
                           title=game.title, id=game.id, seat=seat.seat, hours=hours)
     queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=f"remind{threshold}",
-               to_addr=player.email, subject=subject, text=text, html="", report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
+               to_addr=player.email, subject=subject, text=text, html="", report_id=None,
+               thread=f"g{game.id}.{seat.seat}", now=now)
 
 
 def send_digests(app: Flask, now: datetime | None = None) -> int:

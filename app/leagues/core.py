@@ -11,6 +11,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+from flask import current_app
 from sqlmodel import Session, select
 
 from app import turns
@@ -23,8 +24,6 @@ from app.tokens import derive_token, hash_token, new_salt
 
 
 def _key() -> str:
-    from flask import current_app
-
     return str(current_app.config["SECRET_KEY"])
 
 

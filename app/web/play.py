@@ -7,7 +7,9 @@ time, so no cookie or session is needed.
 
 from __future__ import annotations
 
+import hmac
 import time
+from datetime import UTC, timedelta
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
@@ -17,15 +19,18 @@ from sqlmodel import select
 from werkzeug.datastructures import MultiDict
 
 from app import turns
-from app.db import get_engine, get_session
+from app.db import get_engine, get_session, write_session
 from app.games import get_rules
 from app.kinds import GameStatus, OrderSource
 from app.links import seat_link
-from app.models import Event, Game, Order, Player, Report, Seat, iso
+from app.mail import queue_mail
+from app.models import Event, Game, Order, OutboxMail, Player, Report, Seat, iso, utcnow
 from app.notify import visible
-from app.tokens import hash_token, looks_like_token, sign
+from app.reports import render_pdf
+from app.tokens import LINK_PLACEHOLDER, hash_token, looks_like_token, sign
 from app.verify import order_receipt
 from app.web.forms import MAX_NOTATION, too_long_field
+from app.web.limits import get_limiter, resend_limit
 
 bp = Blueprint("play", __name__)
 
@@ -69,8 +74,6 @@ def check_csrf(seat: Seat, value: str | None) -> None:
     except ValueError:
         abort(403)
     expected = sign(current_app.config["SECRET_KEY"], "csrf", seat.id, seat.token_version, ts)
-    import hmac
-
     if not hmac.compare_digest(mac, expected):
         abort(403)
     if time.time() - ts > current_app.config["CSRF_TIME_LIMIT"]:
@@ -234,8 +237,6 @@ def submit_anytime(token: str) -> Response:
 
 @bp.route("/p/<token>/report.pdf", methods=["GET"])
 def report_pdf(token: str) -> Response:
-    from app.reports import render_pdf
-
     game, seat = find_seat(token)
     session = get_session()
     query = select(Report).where(Report.game_id == game.id, Report.seat == seat.seat)
@@ -277,8 +278,6 @@ def resend() -> Response:
     The answer is the same whether or not the address plays (no address probing);
     capped per seat (``RESEND_PER_DAY``) and per client address (rate limit).
     """
-    from app.web.limits import get_limiter, resend_limit
-
     if request.method != "POST":
         return make_response(render_template("web/resend.html", sent=False, error=""))
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
@@ -293,13 +292,6 @@ def resend() -> Response:
 
 
 def _queue_resends(email: str) -> int:
-    from datetime import timedelta
-
-    from app.db import write_session
-    from app.mail import queue_mail
-    from app.models import OutboxMail, utcnow
-    from app.tokens import LINK_PLACEHOLDER
-
     now = utcnow()
     cap = int(current_app.config["RESEND_PER_DAY"])
     queued = 0
@@ -328,6 +320,4 @@ def _queue_resends(email: str) -> int:
 
 
 def _aware(moment: Any) -> Any:
-    from datetime import UTC
-
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment

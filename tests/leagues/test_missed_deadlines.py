@@ -8,7 +8,6 @@ from datetime import timedelta
 from sqlmodel import Session, select
 
 from app.db import get_engine, write_session
-from app.leagues import core
 from app.models import Event, League, Order, Seat, utcnow
 from tests.platform.helpers import csrf_of, game_row, mails, path_of, post_form
 

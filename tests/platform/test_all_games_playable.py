@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-from html import unescape as html_unescape
 import json
+from html import unescape as html_unescape
 
 import pytest
 from pypdf import PdfReader

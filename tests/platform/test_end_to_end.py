@@ -41,7 +41,7 @@ def test_dual_powers_from_mail_to_pdf(smtp_app, smtp, client, runner):
         found = LINK.findall(body)
         assert found, body
         links[addr] = found[0]
-        assert msg["Message-ID"].startswith("<g%d." % made["game"])
+        assert msg["Message-ID"].startswith(f"<g{made['game']}.")
         assert "%%ORDER_LINK%%" not in body
         assert "Revolution" in _pdf_text(msg)
     assert links["sov@example.org"] == made["seats"][0]["link"]

@@ -12,8 +12,6 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("app", "jobs")
 
@@ -30,18 +28,6 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
-
-#: Modules being reworked in the same change as this test (the turn processor becoming
-#: ``app/turns/``, the game packages taking one shape, the CLI and pages calling the
-#: processor).  A circle or an unexplained deferred import through one of them is
-#: reported as an expected failure until that work lands; anywhere else it fails.
-PENDING = ("app.turns", "app.web.gm", "app.web.consent", "app.web.play", "app.mailin.handler", "app.cli",
-           "app.demo", "app.leagues.core", "app.games", "app.verify")
-
-
-def _pending(module: str) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in PENDING)
-
 
 def _module_of(path: Path) -> str:
     return next(name for name, where in MODULES.items() if where == path)
@@ -199,11 +185,7 @@ def _report(graph: dict[str, set[str]], found: list[list[str]]) -> str:
 def test_no_import_cycles() -> None:
     graph = module_graph()
     found = cycles(graph)
-    pending = [c for c in found if any(_pending(m) for m in c)]
-    others = [c for c in found if c not in pending]
-    assert not others, "import cycles (counting imports inside functions):\n" + _report(graph, others)
-    if pending:
-        pytest.xfail("import cycles through modules being reworked:\n" + _report(graph, pending))
+    assert not found, "import cycles (counting imports inside functions):\n" + _report(graph, found)
 
 
 def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -240,7 +222,7 @@ def _comment_near(lines: list[str], node: ast.stmt, import_lines: set[int]) -> b
 
 def test_imports_inside_functions_say_why() -> None:
     """An import deferred into a function carries a comment (optional dependency, start-up cost, ...)."""
-    silent: list[tuple[bool, str]] = []
+    silent: list[str] = []
     for path in MODULES.values():
         lines = path.read_text(encoding="utf-8").splitlines()
         tree = ast.parse("\n".join(lines))
@@ -251,12 +233,6 @@ def test_imports_inside_functions_say_why() -> None:
             import_lines = {n for node in imports for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
             for node in imports:
                 if not _comment_near(lines, node, import_lines):
-                    silent.append((_pending(_module_of(path)),
-                                   f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}"))
-    others = sorted({line for pending, line in silent if not pending})
-    assert not others, "imports inside functions without a comment saying why:\n" + "\n".join(
-        f"  {line}" for line in others)
-    pending = sorted({line for pending, line in silent if pending})
-    if pending:
-        pytest.xfail("imports without a reason in modules being reworked:\n" + "\n".join(
-            f"  {line}" for line in pending))
+                    silent.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not silent, "imports inside functions without a comment saying why:\n" + "\n".join(
+        f"  {line}" for line in sorted(set(silent)))

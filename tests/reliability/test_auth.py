@@ -12,7 +12,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from datetime import timedelta
@@ -195,7 +194,8 @@ def test_b04_old_form_after_turn_close_and_revoked_link(app, client, runner):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_b05_a_link_acts_only_for_its_own_seat(app, client, runner, data):
-    """B5. Cross-binding: A's token posting for B or game 2 -> 403, 0 rows changed (Hypothesis over token x player x game x turn).
+    """B5. Cross-binding: A's token posting for B or game 2 -> 403, 0 rows changed (Hypothesis over token x player
+    x game x turn).
 
     A form is bound to its seat by the form token (an HMAC of the seat): a form
     token of another seat or game is refused with 403 and nothing stored.  Extra
@@ -229,7 +229,8 @@ def test_b05_a_link_acts_only_for_its_own_seat(app, client, runner, data):
 
 
 def test_b06_no_referrer_and_no_token_in_logs(app, client, runner, caplog):
-    """B6. Leaks: token page sends `Referrer-Policy: no-referrer`, then 303 to token-free URL; grep gunicorn access/app logs for token -> 0.
+    """B6. Leaks: token page sends `Referrer-Policy: no-referrer`, then 303 to token-free URL; grep gunicorn
+    access/app logs for token -> 0.
 
     Impossible as written: links work without any cookie or session (players open
     them from mail on any device), so the page cannot move to a token-free URL;
@@ -310,7 +311,8 @@ def test_b06_gunicorn_access_log_masks_tokens(tmp_path):
 
 
 def test_b07_resend_link_ignores_the_host_header(smtp_app, smtp, client, runner):
-    """B7. Host header: "resend link" with `Host: evil.test` -> emailed link uses configured base URL (aiosmtpd capture)."""
+    """B7. Host header: "resend link" with `Host: evil.test` -> emailed link uses configured base URL (aiosmtpd
+    capture)."""
     made = create_game(runner)
     runner.invoke(args=["mail", "deliver"])
     smtp.sink.messages.clear()
@@ -329,7 +331,8 @@ def test_b07_resend_link_ignores_the_host_header(smtp_app, smtp, client, runner)
 
 
 def test_b08_csrf_cross_site_cookies_and_expired_form_keeps_choices(app, client, runner):
-    """B8. CSRF: rejected without token, with `Sec-Fetch-Site: cross-site`; cookies `SameSite=Lax`; expired CSRF (>3600 s) re-renders form **with orders kept**.
+    """B8. CSRF: rejected without token, with `Sec-Fetch-Site: cross-site`; cookies `SameSite=Lax`; expired CSRF
+    (>3600 s) re-renders form **with orders kept**.
 
     The app sets no cookie at all (forms carry an HMAC token), so SameSite is
     checked on the configuration that would apply to one.  The expired form keeps

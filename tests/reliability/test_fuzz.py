@@ -84,7 +84,8 @@ def test_b32_parse_raises_only_illegal_order(slug):
 
 @pytest.mark.parametrize("slug", REAL_GAMES)
 def test_b32_validate_raises_only_illegal_order(slug):
-    """B32. Fuzz: Hypothesis (adjudicator input): any JSON order is legal or an IllegalOrder; never mutates the state."""
+    """B32. Fuzz: Hypothesis (adjudicator input): any JSON order is legal or an IllegalOrder; never mutates the
+    state."""
     rules = get_rules(slug)
     states = _states(slug)
 

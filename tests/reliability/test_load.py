@@ -9,7 +9,8 @@ from tests.stress.herd import problems, run_herd
 
 @pytest.mark.slow
 def test_b33_herd_of_games_on_one_deadline(smtp_app, smtp):
-    """B33. Herd: 500 games share a deadline; 3,500 submissions in the last 60 s (locust/wrk); then 3,500 PDFs+emails -> 0 lost orders, 0 5xx, submit p99 <1 s, bounded PDF pool (flat RSS), throttled outbox drain.
+    """B33. Herd: 500 games share a deadline; 3,500 submissions in the last 60 s (locust/wrk); then 3,500
+    PDFs+emails -> 0 lost orders, 0 5xx, submit p99 <1 s, bounded PDF pool (flat RSS), throttled outbox drain.
 
     Reduced to 50 games and 350 submissions (16 client threads against a real
     threaded server, each seat sending 4 orders of which the last must count),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 import time
@@ -40,7 +39,8 @@ def _smtp_config(app, port, timeout=5):
 
 
 def test_b17_smtp_down_turns_still_resolve_then_each_mail_once(app, client, runner):
-    """B17. SMTP port closed at processing -> turn commits, outbox `pending`; start aiosmtpd -> each recipient gets one mail."""
+    """B17. SMTP port closed at processing -> turn commits, outbox `pending`; start aiosmtpd -> each recipient gets
+    one mail."""
     port = free_port()
     _smtp_config(app, port)
     made = create_game(runner)
@@ -124,7 +124,8 @@ class Refusing(Sink):
 
 
 def test_b19_451_retried_with_backoff_550_permanent_others_delivered(app, runner):
-    """B19. 451 -> retried with backoff+jitter; 550 on one recipient -> permanent, others delivered (refused dict checked).
+    """B19. 451 -> retried with backoff+jitter; 550 on one recipient -> permanent, others delivered (refused dict
+    checked).
 
     Each mail has one recipient, so a refusal comes as SMTPRecipientsRefused; the
     refused-dict path of a partly accepted send is checked with a stub connection.
@@ -171,7 +172,8 @@ def test_b19_451_retried_with_backoff_550_permanent_others_delivered(app, runner
 
 
 def test_b20_crash_after_data_resends_with_the_same_message_id(smtp_app, smtp, runner, monkeypatch):
-    """B20. Crash between DATA and commit -> <=1 duplicate with the **same** Message-ID `<game.turn.player.kind@domain>`."""
+    """B20. Crash between DATA and commit -> <=1 duplicate with the **same** Message-ID
+    `<game.turn.player.kind@domain>`."""
     app = smtp_app
     app.config["RENDER_WORKERS"] = 0
     made = create_game(runner)

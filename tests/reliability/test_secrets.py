@@ -30,7 +30,8 @@ REAL_GAMES = ["dual_powers", "conquest", "duel", "empire"]
 @pytest.mark.slow
 @pytest.mark.parametrize("slug", REAL_GAMES + ["toy"])
 def test_b23_no_channel_shows_another_seats_private_data(app, client, slug):
-    """B23. Canaries in B's hand, objectives, private log: absent from every route, JSON, error page, email subject/body, PDF (text, metadata, outline, attachments) and spectator view for A.
+    """B23. Canaries in B's hand, objectives, private log: absent from every route, JSON, error page, email
+    subject/body, PDF (text, metadata, outline, attachments) and spectator view for A.
 
     Private data is each game's ``secrets(state, seat)``; every secret is first
     found in its owner's own channels (so the scan can see it), then looked for in
@@ -195,9 +196,7 @@ def test_b26_commitment_before_close_reveal_recomputes_dice(app, client, runner)
     assert made["seed_hash"] == game.seed_hash == seed_hash(game.seed)
     assert game.seed_hash in client.get(path_of(made["seats"][0]["link"])).get_data(as_text=True)
     assert game.seed_hash in client.get(f"/g/{game.id}/verify").get_data(as_text=True)
-    from datetime import timedelta
-
-    from datetime import UTC
+    from datetime import UTC, timedelta
 
     with app.app_context():
         for _ in range(400):  # each tick at the open step's deadline: the human seat defaults

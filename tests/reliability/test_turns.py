@@ -20,7 +20,7 @@ from app.db import get_engine, write_session
 from app.games import get_rules
 from app.games.base import step_rng
 from app.models import Event, Game, Meta, Order, OutboxMail, Seat, Step, utcnow
-from tests.platform.helpers import create_game, csrf_of, game_row, path_of, post_form, step_of
+from tests.platform.helpers import create_game, csrf_of, game_row, path_of, step_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -51,7 +51,8 @@ def _set_last_sweep(app, moment):
 
 @pytest.mark.slow
 def test_b10_two_processor_processes_resolve_each_step_once(app, runner):
-    """B10. Two schedulers / two workers -> each (game, turn) processed once: UNIQUE(game_id, turn) + conditional update (rowcount) or `FOR UPDATE SKIP LOCKED` on PG.
+    """B10. Two schedulers / two workers -> each (game, turn) processed once: UNIQUE(game_id, turn) + conditional
+    update (rowcount) or `FOR UPDATE SKIP LOCKED` on PG.
 
     Two processor *processes* tick the same 12 due games at the same moment
     (tests/platform/test_exactly_once.py races threads on one game).
@@ -224,7 +225,8 @@ def test_b14_late_order_during_resolution_is_told_turn_closed(app, runner, monke
 
 @pytest.mark.slow
 def test_b15_fifty_concurrent_writers_on_sqlite(app, runner):
-    """B15. SQLite: 50 concurrent writers -> no `database is locked` 500s, all stored (WAL + busy_timeout + `BEGIN IMMEDIATE`).
+    """B15. SQLite: 50 concurrent writers -> no `database is locked` 500s, all stored (WAL + busy_timeout + `BEGIN
+    IMMEDIATE`).
 
     50 players of 25 games post at once to a real threaded HTTP server; half the
     posts also resolve their game.  (tests/stress/concurrent_submit.py does the

@@ -24,7 +24,8 @@ def _finish_toy(client, runner, picks=(3, 1, 2)):
 
 
 def test_receipt_is_shown_on_submit_and_checkable_after_the_end(app, client, runner):
-    """Order receipts: shown on submit and on the history page; at the end the nonces are published and every hash checks."""
+    """Order receipts: shown on submit and on the history page; at the end the nonces are published and every hash
+    checks."""
     made = create_game(runner)
     a, b = made["seats"]
     first = post_form(client, a["link"], {"n": "3"})

@@ -13,10 +13,10 @@ import pytest
 from pypdf import PdfReader
 from sqlmodel import select
 
-from app import ConfigError, DEV_SECRET, create_app
+from app import DEV_SECRET, ConfigError, create_app
 from app.db import get_engine, write_session
-from app.models import Event, Game
-from tests.platform.helpers import create_game, csrf_of, game_row, path_of, post_form, step_of
+from app.models import Event
+from tests.platform.helpers import create_game, csrf_of, path_of, post_form, step_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAYLOAD = "<script>alert('x')</script>{{7*7}}{{config}}"
@@ -68,7 +68,8 @@ def test_b28_error_pages_show_no_traceback(tmp_path):
 
 
 def test_b29_player_text_shows_literally_in_html_mail_and_pdf(smtp_app, smtp, client, runner):
-    """B29. Name `<script>` / `{{7*7}}` shows literally in HTML, email and PDF; every email template autoescaped; no `render_template_string(user)`.
+    """B29. Name `<script>` / `{{7*7}}` shows literally in HTML, email and PDF; every email template autoescaped;
+    no `render_template_string(user)`.
 
     Player-supplied text reaches the pages through the game log (events quote
     players, e.g. trade offers), rejected input echoed in error messages, and the
@@ -161,7 +162,8 @@ class _Canary(BaseHTTPRequestHandler):
 
 @pytest.mark.slow
 def test_b31_pdf_fetches_nothing_and_embeds_nothing(app):
-    """B31. Player text with `<img src=file:///etc/passwd>`, `<link rel=attachment href=file:///…>`, canary URL or a redirect to it -> 0 canary hits, no PDF attachment.
+    """B31. Player text with `<img src=file:///etc/passwd>`, `<link rel=attachment href=file:///…>`, canary URL or
+    a redirect to it -> 0 canary hits, no PDF attachment.
 
     Checked twice: through the report template (text is escaped, so it is just
     text), and as raw HTML handed to the renderer (the fetcher is the last line).

@@ -6,7 +6,8 @@ A processor process submits orders for the players, resolves every due step
 of many games (a virtual clock moves two hours per tick) and delivers the
 mail to an SMTP server in this script.  The script kills it with SIGKILL at a
 random moment (and the processor also kills itself at random resolution
-checkpoints), restarts it (forked from this script, so a restart costs nothing), 200 times (--quick: 20), then lets it finish.
+checkpoints), restarts it (forked from this script, so a restart costs nothing), 200 times (--quick: 20), then lets
+it finish.
 At the end: every step resolved exactly once (3 events each, states replay
 from the seed), no acknowledged order lost (the applied order of a seat is its
 last stored one), every mail in the outbox once and delivered, and any mail
@@ -94,8 +95,9 @@ def main() -> int:
             print("  " + p)
         print(f"FAIL {len(problems)} deviations after {killed} kills")
         return 1
-    print(f"OK {killed} kills: {counts['steps_resolved']} steps resolved once, {counts['orders_acked']} acknowledged "
-          f"orders kept, {counts['mails_outbox']} mails delivered ({counts['resends_same_id']} resends, same Message-ID)")
+    print(f"OK {killed} kills: {counts['steps_resolved']} steps resolved once, "
+          f"{counts['orders_acked']} acknowledged orders kept, {counts['mails_outbox']} mails delivered "
+          f"({counts['resends_same_id']} resends, same Message-ID)")
     return 0
 
 

@@ -1,13 +1,12 @@
 """initial tables
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-12-02 12:13:16.921190
 """
-from alembic import op
 import sqlalchemy as sa
 import sqlmodel
-
+from alembic import op
 
 revision = '0001'
 down_revision = None

@@ -4,10 +4,9 @@ Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-02 12:20:16.548186
 """
-from alembic import op
 import sqlalchemy as sa
 import sqlmodel
-
+from alembic import op
 
 revision = '0003'
 down_revision = '0002'
@@ -157,8 +156,9 @@ def upgrade() -> None:
     with op.batch_alter_table('player', schema=None) as batch_op:
         batch_op.add_column(sa.Column('digest', sa.Boolean(), nullable=False, server_default=sa.false()))
         batch_op.add_column(sa.Column('optional_mail', sa.Boolean(), nullable=False, server_default=sa.true()))
-        batch_op.add_column(sa.Column('prefs_salt', sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=''))
-        batch_op.add_column(sa.Column('prefs_hash', sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=''))
+        text = sqlmodel.sql.sqltypes.AutoString
+        batch_op.add_column(sa.Column('prefs_salt', text(), nullable=False, server_default=''))
+        batch_op.add_column(sa.Column('prefs_hash', text(), nullable=False, server_default=''))
         batch_op.create_index(batch_op.f('ix_player_prefs_hash'), ['prefs_hash'], unique=False)
 
     with op.batch_alter_table('seat', schema=None) as batch_op:
