@@ -24,8 +24,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlmodel import Session
 
+from app.i18n.terms import N_
 from app.leagues.absences import away_until
-from app.models import Event, Game, iso
+from app.models import Game, iso
+from app.notices import notice
 
 
 class PolicyError(ValueError):
@@ -123,7 +125,7 @@ def next_deadline(session: Session, game: Game, owed: dict[str, dict[str, Any]],
     back = away_until(session, game, list(owed), deadline)
     if back is not None and back > deadline:
         deadline = place(back + step_length(policy, owed, game.hours) / 2, policy).replace(microsecond=0)
-        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
-                          text=f"A player who owes this step is away (declared in advance): the deadline "
-                               f"waits until {iso(deadline)}."))
+        session.add(notice(game.slug, game.id or 0, game.step_no, now,
+                           N_("A player who owes this step is away (declared in advance): the deadline "
+                              "waits until {deadline}."), deadline=iso(deadline)))
     return deadline

@@ -18,7 +18,9 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
-from app.models import Event, Game, League, Seat
+from app.i18n.terms import N_
+from app.models import Game, League, Seat
+from app.notices import notice, seat_name
 
 PLAIN_CIVIL_DISORDER_AFTER = 3
 
@@ -40,10 +42,11 @@ def on_missed(session: Session, game: Game, missing: list[str], now: datetime) -
     for seat in excused:
         seat.extensions_used += 1
         session.add(seat)
-        session.add(Event(game_id=game.id, step_no=game.step_no, seq=-1, to=None, created_at=now,
-                          text=f"{seat.seat} has not ordered yet and takes an excused extension "
-                               f"({seat.extensions_used} of {league.max_extensions}): the step waits "
-                               f"{league.extension_hours:g} hours more."))
+        session.add(notice(game.slug, game.id or 0, game.step_no, now,
+                           N_("{seat} has not ordered yet and takes an excused extension ({used} of {allowed}): "
+                              "the step waits {hours:g} hours more."),
+                           seat=seat_name(seat.seat), used=seat.extensions_used, allowed=league.max_extensions,
+                           hours=league.extension_hours))
     return now + timedelta(hours=league.extension_hours)
 
 

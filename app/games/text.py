@@ -157,9 +157,11 @@ class Catalogue:
         raw_args = text.get("args") or {}
         args = {k: (v if isinstance(v, int | float) and not isinstance(v, bool)
                     else self.render(v, gettext, ngettext, join, missing)) for k, v in raw_args.items()}
-        if entry is None:
+        if entry is None:  # reported; the reader sees the parameters, or a name's key, never the id
             if missing is not None:
                 missing(text["msg"])
+            if not args and "." in text["msg"]:
+                return str(text["msg"]).rpartition(".")[2]
             return ", ".join(str(v) for v in args.values())
         if entry.plural is None:
             translated = gettext(entry.id, entry.singular)

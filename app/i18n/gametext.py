@@ -13,6 +13,7 @@ tests fail on it) and renders its parameters only, never the raw id.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -45,8 +46,8 @@ def translations(slug: str, lang: str) -> NullTranslations:
 
 
 def is_game_text(value: object) -> bool:
-    """A message or a list argument (not a plain string)."""
-    return is_msg(value) or (isinstance(value, dict) and "list" in value)
+    """A message, a list argument or a platform notice (not a plain string)."""
+    return is_msg(value) or (isinstance(value, dict) and ("list" in value or "platform" in value))
 
 
 def render(slug: str, text: Any, lang: str) -> str:
@@ -66,4 +67,20 @@ def render(slug: str, text: Any, lang: str) -> str:
             return english_list(items)
         return format_list(items, locale=lang) if items else ""
 
+    if isinstance(text, dict) and isinstance(text.get("platform"), str):
+        return _notice(cat, text, lang, trans, join, missing)
     return cat.render(text, trans.pgettext, trans.npgettext, join, missing)
+
+
+def _notice(cat: Catalogue, text: dict[str, Any], lang: str, trans: NullTranslations,
+            join: Callable[[list[str]], str], missing: Callable[[str], None]) -> str:
+    """A platform notice (``app.notices``): the platform's template, the game's names."""
+    english = text["platform"]
+    template = translations("messages", lang).gettext(english) if lang != "en" else english
+    args = {k: v if isinstance(v, int | float) and not isinstance(v, bool)
+            else cat.render(v, trans.pgettext, trans.npgettext, join, missing)
+            for k, v in (text.get("args") or {}).items()}
+    try:
+        return template.format(**args)
+    except (KeyError, IndexError, ValueError):
+        return english.format(**args)

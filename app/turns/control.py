@@ -18,16 +18,18 @@ from sqlmodel import Session, col, select
 
 from app import notify
 from app.games import get_rules
+from app.i18n.terms import N_
 from app.kinds import GameStatus, GmActionKind
 from app.links import issue_seat_token
-from app.models import Event, Game, GmAction, Player, Seat, iso, utcnow
+from app.models import Game, GmAction, Player, Seat, iso, utcnow
+from app.notices import notice, seat_name
 from app.turns.store import get_or_create_player, id_of
 
 #: What the players read in the game log after a GM action.
 _TOLD = {
-    GmActionKind.EXTEND: "The GM extended the deadline by {hours:g} hours.",
-    GmActionKind.PAUSE: "The GM paused the game.",
-    GmActionKind.RESUME: "The GM resumed the game.",
+    GmActionKind.EXTEND: N_("The GM extended the deadline by {hours:g} hours."),
+    GmActionKind.PAUSE: N_("The GM paused the game."),
+    GmActionKind.RESUME: N_("The GM resumed the game."),
 }
 
 
@@ -41,8 +43,7 @@ def log_action(session: Session, game: Game, action: GmActionKind, now: datetime
     session.add(GmAction(game_id=id_of(game), action=action, hours=hours, detail=detail, created_at=now))
     text = _TOLD.get(action)
     if text:
-        session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
-                          text=text.format(hours=hours)))
+        session.add(notice(game.slug, id_of(game), game.step_no, now, text, hours=hours))
 
 
 def extension_used(session: Session, game: Game) -> float:
@@ -141,8 +142,8 @@ def replace_player(session: Session, game: Game, seat_id: str, email: str, now: 
     token = issue_seat_token(seat)
     session.add(seat)
     session.add(GmAction(game_id=id_of(game), action="replace", detail=f"{seat_id} -> {email}", created_at=now))
-    session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
-                      text=f"A new player takes over {seat_id}."))
+    session.add(notice(game.slug, id_of(game), game.step_no, now, N_("A new player takes over {seat}."),
+                       seat=seat_name(seat_id)))
     session.flush()
     notify.seat_handed_over(session, game, get_rules(game.slug), seat, player, now)
     return token
@@ -199,9 +200,10 @@ def ask_pause(session: Session, game: Game, hours: float, now: datetime) -> None
         raise Refused("A pause request is already open.")
     session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE_REQUEST, hours=hours, detail="open",
                          created_at=now))
-    session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
-                      text=f"The GM, who also plays, asks to pause the game for {hours:g} hours. It pauses only "
-                           f"if every other player agrees (link \"Pause request\" at the foot of your page)."))
+    session.add(notice(game.slug, id_of(game), game.step_no, now,
+                       N_("The GM, who also plays, asks to pause the game for {hours:g} hours. It pauses only "
+                          "if every other player agrees (link \"Pause request\" at the foot of your page)."),
+                       hours=hours))
     log_action(session, game, GmActionKind.ASK_PAUSE, now, detail=f"{hours:g} h")
 
 
@@ -223,7 +225,6 @@ def consent_to_pause(session: Session, game: Game, seat_id: str, now: datetime) 
     game.status = GameStatus.PAUSED
     session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE, detail="agreed by every player",
                          created_at=now))
-    session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
-                      text="Every player agreed: the game is paused."))
+    session.add(notice(game.slug, id_of(game), game.step_no, now, N_("Every player agreed: the game is paused.")))
     session.add(game)
     return True

@@ -26,8 +26,10 @@ from app import deadlines, ladder, notify
 from app.db import is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import Rules, step_rng
+from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.models import Event, Game, Order, Seat, Step, iso, utcnow
+from app.notices import notice, seat_name
 from app.turns.store import current_orders, id_of, update_all_in
 
 log = logging.getLogger(__name__)
@@ -112,9 +114,9 @@ def resolve_step(
         platform_ladder = not rules.handles_missed_deadlines
         if seat.player_id and platform_ladder and not seat.civil_disorder and seat.missed >= cd_after:
             seat.civil_disorder = True
-            session.add(Event(game_id=id_of(game), step_no=step_no, seq=-1, to=None, created_at=now,
-                              text=f"{seat_id} missed {seat.missed} deadlines in a row: auto-command plays "
-                                   f"the seat until its player sends an order again."))
+            session.add(notice(game.slug, id_of(game), step_no, now,
+                               N_("{seat} missed {n} deadlines in a row: auto-command plays the seat until "
+                                  "its player sends an order again."), seat=seat_name(seat_id), n=seat.missed))
         session.add(seat)
     _checkpoint("before_resolve")
     new_state, events = rules.resolve(state, orders, step_rng(game.seed, step_no))
@@ -299,8 +301,9 @@ def extend_overdue(session: Session, now: datetime, by: timedelta) -> int:
         game.deadline = game.deadline + by
         session.add(game)
         hours = by.total_seconds() / 3600
-        session.add(Event(game_id=id_of(game), step_no=game.step_no, seq=-1, to=None, created_at=now,
-                          text=f"The server was unavailable for {hours:.1f} hours: the deadline moved to "
-                               f"{iso(game.deadline)} so that nobody misses this turn because of it."))
+        session.add(notice(game.slug, id_of(game), game.step_no, now,
+                           N_("The server was unavailable for {hours:.1f} hours: the deadline moved to "
+                              "{deadline} so that nobody misses this turn because of it."),
+                           hours=hours, deadline=iso(game.deadline)))
         notify.outage_notice(session, game, hours, now)
     return len(games)

@@ -77,6 +77,7 @@ def test_an_unknown_id_is_reported_and_never_shown() -> None:
     out = CAT.render(msg("no.such.id", where=name("territory", "MOS")), missing=seen.append)
     assert seen == ["no.such.id"]
     assert "no.such.id" not in out and out == "Moscow"
+    assert CAT.render(name("seat", "RED"), missing=seen.append) == "RED"  # a name missing from the glossary
 
 
 def test_an_id_given_twice_is_refused() -> None:
