@@ -50,49 +50,22 @@ def player_locale(language: str | None) -> Iterator[str]:
 
 
 def _player_language() -> str | None:
-    """The language of the player whose page this is (``/p/<token>`` or ``/me/<token>``)."""
-    endpoint = request.endpoint or ""
-    token = (request.view_args or {}).get("token")
-    if not token or not (endpoint.startswith("play.") or endpoint.startswith("me.")):
-        return None
-    cached = g.get("_pbem_player_language")
-    if cached is not None:
-        return cached or None
-    lang = ""
-    try:
-        # deferred: only a player's own page reads the database here; reports and mails render without it
-        from sqlmodel import select
-
-        from app.db import get_session
-        from app.models import Player, Seat
-        from app.tokens import hash_token, looks_like_token
-
-        if looks_like_token(token):
-            session = get_session()
-            player = None
-            if endpoint.startswith("play."):
-                seat = session.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
-                if seat is not None and seat.player_id:
-                    player = session.get(Player, seat.player_id)
-            else:
-                player = session.exec(select(Player).where(Player.prefs_hash == hash_token(token))).first()
-            if player is not None and player.language:
-                lang = normalize(player.language)
-    except Exception:  # noqa: BLE001 (the page itself reports a bad link)
-        lang = ""
-    g._pbem_player_language = lang
-    return lang or None
+    """The language of the player whose page this is (set by ``app.web.language`` before the request)."""
+    return g.get("player_language")
 
 
 def select_locale() -> str:
     if not has_request_context():
         return DEFAULT
-    asked = request.args.get("lang")
-    if asked and normalize(asked) == asked.strip().lower()[:2] and (request.view_args or {}).get("token"):
-        return normalize(asked)
+    asked = (request.args.get("lang") or "").strip().lower()
+    if asked in LANGUAGES:
+        return asked
     mine = _player_language()
     if mine:
         return mine
+    kept = (request.cookies.get("lang") or "").strip().lower()
+    if kept in LANGUAGES:
+        return kept
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
 
 

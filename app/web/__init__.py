@@ -6,7 +6,7 @@ from flask import Flask, Response, render_template
 from werkzeug.routing import IntegerConverter
 
 from app.i18n import gettext
-from app.web import consent, dev, gm, leagues, limits, me, play, public, site, verify
+from app.web import consent, dev, gm, language, leagues, limits, me, play, public, site, verify
 
 
 def _security_headers(resp: Response) -> Response:
@@ -40,6 +40,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(dev.bp)
     app.register_blueprint(verify.bp)
     limits.init_app(app, link_blueprints=(play.bp, gm.bp))
+    language.init_app(app)
     app.after_request(_security_headers)
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.config["SESSION_COOKIE_HTTPONLY"] = True

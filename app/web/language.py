@@ -1,0 +1,88 @@
+"""The language a player chose sticks: an invitation link's ``?lang=`` sets it for later pages, mails and PDFs.
+
+Every page behind a player's token (the seat page and its pause, history and report pages,
+the settings page, the GM and league GM pages) reads in that player's language. A link with
+``?lang=pt`` (as on an invitation) stores ``pt`` as the player's language, so that every
+later page, mail and report follows it; it is the only thing a GET ever stores, and it
+stores only what the player's own link asks for, so a mail scanner that follows the link
+changes nothing the player would not. Pages without a player (a bad link, the front page)
+follow a cookie set by the last ``?lang=``, then the browser's languages.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, g, request
+from sqlmodel import Session, select
+
+from app.db import get_engine, write_session
+from app.i18n.lang import LANGUAGES, normalize
+from app.models import Game, League, Player, Seat
+from app.tokens import hash_token, looks_like_token
+
+COOKIE = "lang"
+SEAT_PAGES = ("play.", "consent.")
+ONE_YEAR = 365 * 24 * 3600
+
+
+def asked_language() -> str | None:
+    """The language a ``?lang=`` parameter asks for, if it names one of ours."""
+    asked = (request.args.get("lang") or "").strip().lower()
+    return asked if asked in LANGUAGES else None
+
+
+def _player_id(session: Session, endpoint: str, token: str) -> int | None:
+    digest = hash_token(token)
+    email = ""
+    if endpoint.startswith(SEAT_PAGES):
+        seat = session.exec(select(Seat).where(Seat.token_hash == digest)).first()
+        return seat.player_id if seat is not None else None
+    if endpoint.startswith("me."):
+        player = session.exec(select(Player).where(Player.prefs_hash == digest)).first()
+        return player.id if player is not None else None
+    if endpoint.startswith("gm."):
+        game = session.exec(select(Game).where(Game.gm_token_hash == digest)).first()
+        email = game.gm_email if game is not None else ""
+    elif endpoint.startswith("leagues."):
+        league = session.exec(select(League).where(League.gm_token_hash == digest)).first()
+        email = league.gm_email if league is not None else ""
+    if not email:
+        return None
+    player = session.exec(select(Player).where(Player.email == email)).first()
+    return player.id if player is not None else None
+
+
+def _remember() -> None:
+    """Before a request: whose page this is and their language; store the one ``?lang=`` asks for."""
+    g.player_language = None
+    token = (request.view_args or {}).get("token")
+    if not token or not looks_like_token(str(token)):
+        return
+    endpoint = request.endpoint or ""
+    asked = asked_language()
+    with Session(get_engine()) as session:
+        player_id = _player_id(session, endpoint, str(token))
+        player = session.get(Player, player_id) if player_id else None
+        if player is None:
+            return
+        current = normalize(player.language) if player.language else None
+    if asked and asked != current:
+        with write_session(get_engine()) as session:
+            live = session.get(Player, player_id)
+            if live is not None:
+                live.language = asked
+                session.add(live)
+        current = asked
+    g.player_language = current
+
+
+def _cookie(resp: Response) -> Response:
+    asked = asked_language()
+    if asked and request.cookies.get(COOKIE) != asked:
+        resp.set_cookie(COOKIE, asked, max_age=ONE_YEAR, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
+    return resp
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(_remember)
+    app.after_request(_cookie)
