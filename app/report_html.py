@@ -3,7 +3,7 @@
 The HTML is drawn only from a report context (``notify.report_context``),
 which holds the seat's view, never the raw state.  When a game draws a board
 that is the same for every seat, a report's first page is the map drawn from
-what a spectator sees (``map_view``), rendered once per step and language
+what a spectator sees (``map_view``), rendered once per step, language and time zone
 (``map_key``); the seat's own pages follow.
 """
 
@@ -41,6 +41,7 @@ def map_context(context: dict[str, Any]) -> dict[str, Any]:
         "game": {k: game.get(k) for k in ("id", "slug", "title", "step_no", "turn_key", "seed_hash")},
         "view": context["public_view"],
         "language": (context.get("player") or {}).get("language"),
+        "timezone": (context.get("player") or {}).get("timezone") or "UTC",
         "made_at": context.get("made_at"),
     }
 

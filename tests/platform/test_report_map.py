@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from pypdf import PdfReader
 
@@ -96,3 +97,39 @@ def test_rendering_in_process_also_draws_the_map_page_once_per_step(smtp_app, sm
         assert deliver_pending(smtp_app)["sent"] == 3
     assert len(drawn) == 1
     assert len({_pages(m)[0] for m in smtp.sink.messages}) == 1
+
+
+def test_the_map_page_states_its_time_in_each_players_zone(smtp_app, smtp, runner):
+    """Every page of a report, the shared map page included, gives times in the player's time zone."""
+    from datetime import UTC, datetime
+
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.models import Player
+
+    smtp_app.config.update(RENDER_WORKERS=0)
+    players = ["ann@example.org", "bob@example.org"]
+    with smtp_app.app_context():
+        made = _create(runner, "dual_powers", players)
+        with Session(get_engine()) as s:
+            for email, zone in zip(players, ("Asia/Tokyo", "America/New_York"), strict=True):
+                player = s.exec(select(Player).where(Player.email == email)).one()
+                player.timezone = zone
+                s.add(player)
+            s.commit()
+        deliver_pending(smtp_app)
+        smtp.sink.messages.clear()
+        ticked = runner.invoke(args=["tick", "--now", "2099-01-01T00:00:00"])
+        assert ticked.exit_code == 0, ticked.output
+        deliver_pending(smtp_app, now=datetime(2099, 1, 1, 0, 5, tzinfo=UTC))
+    assert made["game"]
+    by_addr = {m["to"][0]: m for m in smtp.sink.messages if _has_pdf(m)}
+    assert len(by_addr) == 2, [(m["to"], m["msg"]["Subject"]) for m in smtp.sink.messages]
+    tokyo, new_york = _pages(by_addr["ann@example.org"])[0], _pages(by_addr["bob@example.org"])[0]
+    assert re.search(r"\d\d:\d\d JST", tokyo) and not re.search(r"\d\d:\d\d EST", tokyo)
+    assert re.search(r"\d\d:\d\d EST", new_york) and not re.search(r"\d\d:\d\d JST", new_york)
+
+
+def _has_pdf(message) -> bool:
+    return any(p.get_content_type() == "application/pdf" for p in message["msg"].iter_attachments())
