@@ -15,7 +15,7 @@ from app.games.duel.geometry import FACES, TILES, cell_key, key_cell
 from app.games.duel.notation import format_order
 from app.games.duel.placement import grid_of, legal_placements, measure, score
 from app.games.duel.text import alternatives, edges, marker, markers, seat_name, tile_text
-from app.games.text import listing, msg, name
+from app.games.text import Msg, listing, msg, name
 
 
 def candidates(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
@@ -27,9 +27,18 @@ def candidates(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     for cell, k in legal_placements(grid_of(state["areas"][seat]), cur["tile"], cur["marker"]):
         by_cell.setdefault(cell_key(cell), []).append(k)
     return [
-        {"n": i, "q": key_cell(key)[0], "r": key_cell(key)[1], "position": key, "rotations": rots}
+        {"n": i, "q": key_cell(key)[0], "r": key_cell(key)[1], "position": key, "rotations": rots,
+         "label": _position_label(i, key_cell(key), rots)}
         for i, (key, rots) in enumerate(by_cell.items(), start=1)
     ]
+
+
+def _position_label(n: int, cell: tuple[int, int], rots: list[int]) -> Msg:
+    """``3: (1,-1) rotation 0 or 4`` (``rotation any`` when all six fit)."""
+    q, r = cell
+    if len(rots) == 6:
+        return msg("choice.position_any", n=n, q=q, r=r)
+    return msg("choice.position", n=n, q=q, r=r, rots=alternatives(rots))
 
 
 def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
@@ -69,12 +78,7 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                         "choices": [
                             {
                                 "value": c["position"],
-                                "label": (
-                                    msg("choice.position_any", n=c["n"], q=c["q"], r=c["r"])
-                                    if len(c["rotations"]) == 6
-                                    else msg("choice.position", n=c["n"], q=c["q"], r=c["r"],
-                                             rots=alternatives(c["rotations"]))
-                                ),
+                                "label": c["label"],
                             }
                             for c in cands
                         ],
@@ -158,6 +162,8 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         },
         "candidates": [],
         "seat_names": {s: seat_name(s) for s in state["seats"]},
+        "passing_text": listing(seat_name(s) for s in state.get("passing", [])),
+        "forfeited_text": listing(seat_name(s) for s in state.get("forfeited", [])),
         "unrevealed_text": markers(markers_left),
     }
     if cur:
