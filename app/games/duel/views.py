@@ -165,6 +165,12 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "passing_text": listing(seat_name(s) for s in state.get("passing", [])),
         "forfeited_text": listing(seat_name(s) for s in state.get("forfeited", [])),
         "unrevealed_text": markers(markers_left),
+        "stacks_text": msg(
+            "page.stacks",
+            land=msg("count.landscape", n=len(state["land_stack"])),
+            task=msg("count.task", n=len(state["task_stack"])),
+            box=len(state["box"]),
+        ),
     }
     if cur:
         t = TILES[cur["tile"]]
