@@ -71,6 +71,7 @@ TEXT = Catalogue("duel", [
     # --- pieces of text ---------------------------------------------------------
     T("edges", "{e0}{e1}{e2}{e3}{e4}{e5}"),
     T("or", "{a} or {b}"),
+    T("semicolon", "{a}; {b}"),
     T("seat_number", "{seat} {n}"),
     T("tile.plain", "{tile} (edges {edges})"),
     T("tile.flag", "{tile} (edges {edges}, {flag})"),
@@ -233,6 +234,14 @@ def alternatives(values: list[int]) -> Any:
     out: Any = values[0]
     for v in values[1:]:
         out = msg("or", a=out, b=v)
+    return out
+
+
+def semicolons(items: list[Any]) -> Any:
+    """Items that hold commas themselves, one after the other: ``a; b; c``."""
+    out: Any = items[0]
+    for item in items[1:]:
+        out = msg("semicolon", a=out, b=item)
     return out
 
 

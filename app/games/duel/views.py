@@ -14,7 +14,7 @@ from app.games.duel import data
 from app.games.duel.geometry import FACES, TILES, cell_key, key_cell
 from app.games.duel.notation import format_order
 from app.games.duel.placement import grid_of, legal_placements, measure, score
-from app.games.duel.text import alternatives, edges, marker, markers, seat_name, tile_text
+from app.games.duel.text import alternatives, edges, marker, markers, seat_name, semicolons, tile_text
 from app.games.text import Msg, listing, msg, name
 
 
@@ -129,6 +129,9 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
         "auto_run": area["auto_run"],
         "score": score(area),
         # display strings (messages, rendered by the game_text filter)
+        "active_text": semicolons(
+            [msg("page.active_task", marker=e["name"], cell=e["cell"], now=e["now"]) for e in active]
+        ) if active else msg("page.none"),
         "completed_text": markers(area["completed"]),
         "cancelled_text": markers(area["cancelled"]),
         "passed_text": listing(area["passed"]),
