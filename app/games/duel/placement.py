@@ -28,9 +28,12 @@ class PlacementError(IllegalOrder):
     ``TEXT``'s ``msg_id`` with its parameters."""
 
     def __init__(self, code: str, msg_id: str, /, **args: Any) -> None:
-        refusal = TEXT.refuse(msg_id, **args)
-        super().__init__(str(refusal), refusal.msg)
+        # The English is rendered only when read: the legality scan raises thousands of these.
+        super().__init__(msg_id, msg(msg_id, **args))
         self.code = code
+
+    def __str__(self) -> str:
+        return TEXT.english(self.msg)
 
 
 def grid_of(area: dict[str, Any]) -> Grid:
