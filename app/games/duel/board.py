@@ -13,8 +13,9 @@ import math
 from html import escape
 from typing import Any
 
-from app.games.duel import data
 from app.games.duel.geometry import FACES, TILES
+from app.games.duel.text import TEXT, edges, seat_name
+from app.games.text import Render, msg, name
 
 S = 24.0  # hex radius
 R3 = math.sqrt(3)
@@ -106,8 +107,9 @@ def tile_svg(tile: str, rot: int, x: float, y: float, s: float = S) -> list[str]
     return out
 
 
-def _marker(x: float, y: float, marker: str, status: str) -> list[str]:
+def _marker(x: float, y: float, marker: str, status: str, tr: Render) -> list[str]:
     code, value = marker.split("-")
+    code = tr(name("abbr", code))
     fill = {"open": "#ffffff", "done": "#d9d9d9", "cancelled": "#ffffff"}[status]
     out = [
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#000" stroke-width="1.2"'
@@ -140,6 +142,7 @@ def area_svg(
     oy: float,
     candidates: list[dict[str, Any]],
     last: dict[str, Any] | None,
+    tr: Render = TEXT.english,
 ) -> tuple[list[str], float, float]:
     """Draw one area with its top-left at (ox, oy); return elements, width, height."""
     cells = [(c["q"], c["r"]) for c in area["cells"]] + [(c["q"], c["r"]) for c in candidates]
@@ -162,11 +165,11 @@ def area_svg(
     for e in area["active"]:
         q, r = (int(v) for v in e["cell"].split(","))
         x, y = center(q, r)
-        out.extend(_marker(x + dx, y + dy, e["marker"], "open"))
+        out.extend(_marker(x + dx, y + dy, e["marker"], "open", tr))
     for e in area.get("finished", []):
         q, r = (int(v) for v in e["cell"].split(","))
         x, y = center(q, r)
-        out.extend(_marker(x + dx, y + dy, e["marker"], e["status"]))
+        out.extend(_marker(x + dx, y + dy, e["marker"], e["status"], tr))
     for c in candidates:
         x, y = center(c["q"], c["r"])
         pos = escape(f"{c['q']},{c['r']}")
@@ -180,10 +183,11 @@ def area_svg(
     return out, x1 - x0, y1 - y0 + 16
 
 
-def legend(x: float, y: float) -> list[str]:
+def legend(x: float, y: float, tr: Render = TEXT.english) -> list[str]:
     out = []
-    for i, t in enumerate("FGVMRW"):
-        lx = x + i * 62
+    lx = x
+    for t in "FGVMRW":
+        label = tr(msg("board.legend_terrain", letter=name("edge", t), terrain=name("terrain", t)))
         if t in "RW":
             stroke = "#111" if t == "R" else "#1e5bbf"
             dash = ' stroke-dasharray="1.5 2.5"' if t == "R" else ""
@@ -193,30 +197,30 @@ def legend(x: float, y: float) -> list[str]:
             )
         else:
             out.append(f'<rect x="{lx:.1f}" y="{y:.1f}" width="14" height="10" fill="{FILL[t]}" stroke="#333"/>')
-        out.append(f'<text x="{lx + 17:.1f}" y="{y + 9:.1f}" font-size="8">{data.TERRAIN_NAMES[t]}</text>')
-    out.append(
-        f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="7">Flags A green (forest), B yellow (grain), '
-        "C red (village). Markers: white open, grey with tick done, crossed cancelled.</text>"
-    )
+        out.append(f'<text x="{lx + 17:.1f}" y="{y + 9:.1f}" font-size="8">{escape(label)}</text>')
+        lx += max(62.0, 17 + 5.2 * len(label) + 8)  # room for a longer (translated) label
+    out.append(f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="7">{escape(tr(msg("board.legend")))}</text>')
     return out
 
 
-def preview_svg(tile: str, rot: int) -> str:
+def preview_svg(tile: str, rot: int, tr: Render = TEXT.english) -> str:
     """One tile at one rotation, labelled with the rotation number (form previews)."""
     body = tile_svg(tile, rot, 30, 28)
+    label = tr(msg("board.preview", tile=tile, rot=rot))
+    faces = tr(msg("choice.rotation", k=rot, edges=edges(FACES[tile][rot].facing)))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 66" role="img" '
-        f'aria-label="{escape(tile)} rotation {rot}">{DEFS}{"".join(body)}'
+        f'aria-label="{escape(label)}">{DEFS}{"".join(body)}'
         f'<text x="30" y="63" font-size="9" text-anchor="middle">'
-        f"{rot}: {escape(FACES[tile][rot].facing)}</text></svg>"
+        f"{escape(faces)}</text></svg>"
     )
 
 
-def board_svg(view: dict[str, Any], seat: str | None) -> str:
+def board_svg(view: dict[str, Any], seat: str | None, tr: Render = TEXT.english) -> str:
     """Both areas (the viewer's first), with legend; or one tile when ``view`` is
     ``{"preview": {"tile": id, "rot": k}}`` (used by the form's rotation previews)."""
     if "preview" in view:
-        return preview_svg(str(view["preview"]["tile"]), int(view["preview"]["rot"]))
+        return preview_svg(str(view["preview"]["tile"]), int(view["preview"]["rot"]), tr)
     seats = list(view["seats"])
     if seat in seats:
         seats.remove(seat)
@@ -226,16 +230,17 @@ def board_svg(view: dict[str, Any], seat: str | None) -> str:
     for s in seats:
         area = view["areas"][s]
         sc = area["score"]["total"]
-        who = " (you)" if s == seat else (" (opponent)" if seat in view["seats"] else "")
-        title = f"{s}{who}: {sc} points, {len(area['active'])} active"
+        kind = "board.title_you" if s == seat else ("board.title_opponent" if seat in view["seats"] else "board.title")
+        title = tr(msg(kind, seat=seat_name(s), points=sc, active=len(area["active"])))
         cands = view.get("candidates", []) if s == seat else []
-        elems, w, h = area_svg(area, title, x, 4, cands, view.get("last", {}).get(s))
+        elems, w, h = area_svg(area, title, x, 4, cands, view.get("last", {}).get(s), tr)
         parts.extend(elems)
         x += max(w, 200, 8.5 * len(title)) + 14  # room for the title, translated ones too
         height = max(height, h)
-    parts.extend(legend(6, height + 10))
+    parts.extend(legend(6, height + 10, tr))
     width, total_h = max(x, 380), height + 38
+    label = escape(tr(msg("board.areas")))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {total_h:.0f}" '
-        f'font-family="sans-serif" role="img" aria-label="Player areas">{DEFS}{"".join(parts)}</svg>'
+        f'font-family="sans-serif" role="img" aria-label="{label}">{DEFS}{"".join(parts)}</svg>'
     )

@@ -12,14 +12,6 @@ from __future__ import annotations
 FOREST, GRAIN, VILLAGE, MEADOW, RAIL, RIVER = "F", "G", "V", "M", "R", "W"
 LAND = "FGVM"
 LINES = "RW"
-TERRAIN_NAMES = {
-    "F": "forest",
-    "G": "grain",
-    "V": "village",
-    "M": "meadow",
-    "R": "rail",
-    "W": "river",
-}
 
 #: Landscape tiles: id -> (edges, segments, flag segment or "").
 #: Flag colour follows the flag segment's terrain (F green, G yellow, V red).
@@ -70,15 +62,6 @@ LANDSCAPE: dict[str, tuple[str, str, str]] = {
 
 #: Task type codes, in scoring-pad order.
 TASK_TYPES = ["FOR", "GRA", "VIL", "RAI", "RIV", "CON", "DBL"]
-TASK_TYPE_NAMES = {
-    "FOR": "Forest",
-    "GRA": "Grain",
-    "VIL": "Village",
-    "RAI": "Rail",
-    "RIV": "River",
-    "CON": "Connection",
-    "DBL": "Double",
-}
 #: Which terrain a single-type task measures.
 TASK_TERRAIN = {"FOR": "F", "GRA": "G", "VIL": "V", "RAI": "R", "RIV": "W"}
 

@@ -15,15 +15,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.games.base import InvalidOrder
 from app.games.duel.placement import PlacementError
+from app.games.duel.text import TEXT
 
-BAD_ORDER = "Order must be PLACE tile q r rotation, or PASS."
 _INT = re.compile(r"^[+-]?\d{1,6}$")
 
 
 def bad_order() -> PlacementError:
-    return PlacementError("E_BAD_ORDER", BAD_ORDER)
+    return PlacementError("E_BAD_ORDER", "refuse.bad_order")
 
 
 def _int_or_text(token: str) -> int | str:
@@ -33,10 +32,10 @@ def _int_or_text(token: str) -> int | str:
 def parse(text: Any) -> dict[str, Any]:
     """Read an order; raise ``InvalidOrder`` when it cannot be read."""
     if not isinstance(text, str) or len(text) > 200:
-        raise InvalidOrder(BAD_ORDER)
+        raise TEXT.unreadable("refuse.bad_order")
     tokens = text.replace(",", " ").replace("(", " ").replace(")", " ").split()
     if not tokens:
-        raise InvalidOrder(BAD_ORDER)
+        raise TEXT.unreadable("refuse.bad_order")
     verb = tokens[0].upper()
     rest = tokens[1:]
     order: dict[str, Any] = {}
@@ -49,31 +48,31 @@ def parse(text: Any) -> dict[str, Any]:
             key, _, value = tok.partition("=")
             key = key.lower()
             if key not in ("tile", "q", "r", "rotation", "rot", "turn") or not value:
-                raise InvalidOrder(BAD_ORDER)
+                raise TEXT.unreadable("refuse.bad_order")
             extra[{"rot": "rotation"}.get(key, key)] = value
         else:
             positional.append(tok)
     if "turn" in extra:
         turn = str(extra.pop("turn")).upper().lstrip("T")
         if not _INT.match(turn):
-            raise InvalidOrder("The turn must be a number, e.g. turn=7.")
+            raise TEXT.unreadable("refuse.bad_turn")
         order_turn: int | None = int(turn)
     else:
         order_turn = None
     if verb == "PASS":
         if positional or set(extra) - {"auto"}:
-            raise InvalidOrder(BAD_ORDER)
+            raise TEXT.unreadable("refuse.bad_order")
         order = {"type": "PASS"}
     elif verb == "PLACE":
         names = ["tile", "q", "r", "rotation"]
         fields = {k: extra[k] for k in names if k in extra}
         free = [n for n in names if n not in fields]
         if len(positional) != len(free):
-            raise InvalidOrder(BAD_ORDER)
+            raise TEXT.unreadable("refuse.bad_order")
         fields.update(zip(free, positional, strict=True))
         q, r, rot = (_int_or_text(str(fields[k])) for k in ("q", "r", "rotation"))
         if not all(isinstance(x, int) for x in (q, r, rot)):
-            raise InvalidOrder("q, r and rotation must be whole numbers, e.g. PLACE L17 2 -1 3.")
+            raise TEXT.unreadable("refuse.bad_numbers")
         order = {
             "type": "PLACE",
             "tile": str(fields["tile"]).upper(),
@@ -81,7 +80,7 @@ def parse(text: Any) -> dict[str, Any]:
             "rotation": rot,
         }
     else:
-        raise InvalidOrder(BAD_ORDER)
+        raise TEXT.unreadable("refuse.bad_order")
     if order_turn is not None:
         order["turn"] = order_turn
     if extra.get("auto"):

@@ -19,25 +19,26 @@ from app.games.duel.geometry import (
     largest_network,
     occupied_neighbours,
 )
-
-SEGMENT_WORDS = {"F": "forest", "G": "grain", "V": "village", "R": "rail", "W": "river"}
+from app.games.duel.text import TEXT
+from app.games.text import listing, msg, name
 
 
 class PlacementError(IllegalOrder):
-    """An illegal placement; ``code`` is the spec's error code (E_...)."""
+    """An illegal placement; ``code`` is the spec's error code (E_...), the message is
+    ``TEXT``'s ``msg_id`` with its parameters."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, msg_id: str, /, **args: Any) -> None:
+        # The English is rendered only when read: the legality scan raises thousands of these.
+        super().__init__(msg_id, msg(msg_id, **args))
         self.code = code
+
+    def __str__(self) -> str:
+        return TEXT.english(self.msg)
 
 
 def grid_of(area: dict[str, Any]) -> Grid:
     """The grid ``{(q, r): (tile, rot)}`` of a player's area."""
     return {key_cell(k): (v["tile"], v["rot"]) for k, v in area["cells"].items()}
-
-
-def _component_word(terrain: str) -> str:
-    return {"R": "rail network", "W": "river"}.get(terrain, SEGMENT_WORDS.get(terrain, terrain))
 
 
 def measure(grid: Grid, cell: Cell, marker: str) -> dict[str, Any]:
@@ -88,10 +89,10 @@ def check_placement(grid: Grid, tile_id: str, marker: str | None, cell: Cell, ro
     q, r = cell
     if not grid:
         if cell != (0, 0):
-            raise PlacementError("E_FIRST_NOT_ORIGIN", "Your first tile must be placed at (0,0).")
+            raise PlacementError("E_FIRST_NOT_ORIGIN", "refuse.first_not_origin")
     else:
         if cell in grid:
-            raise PlacementError("E_OCCUPIED", f"({q},{r}) already holds {grid[cell][0]}.")
+            raise PlacementError("E_OCCUPIED", "refuse.occupied", q=q, r=r, tile=grid[cell][0])
     facing = FACES[tile_id][rot].facing
     touching = False
     for d in range(6):
@@ -102,54 +103,43 @@ def check_placement(grid: Grid, tile_id: str, marker: str | None, cell: Cell, ro
         touching = True
         theirs = FACES[other[0]][other[1]].facing[(d + 3) % 6]
         mine = facing[d]
-        for line, code, word in (("R", "E_RAIL_MISMATCH", "rail"), ("W", "E_RIVER_MISMATCH", "river")):
+        for line, code, msg_id in (("R", "E_RAIL_MISMATCH", "refuse.rail_mismatch"),
+                                   ("W", "E_RIVER_MISMATCH", "refuse.river_mismatch")):
             if (mine == line) != (theirs == line):
                 raise PlacementError(
-                    code,
-                    f"Your {DIR_NAMES[d]} edge is {data.TERRAIN_NAMES[mine]} but the "
-                    f"{DIR_NAMES[(d + 3) % 6]} edge of {other[0]} at ({n[0]},{n[1]}) is "
-                    f"{data.TERRAIN_NAMES[theirs]}: {word} must meet {word}.",
+                    code, msg_id,
+                    mine_dir=name("dir", DIR_NAMES[d]), mine=name("terrain", mine),
+                    their_dir=name("dir", DIR_NAMES[(d + 3) % 6]), tile=other[0], q=n[0], r=n[1],
+                    theirs=name("terrain", theirs),
                 )
     if grid and not touching:
-        raise PlacementError(
-            "E_NOT_ADJACENT",
-            f"({q},{r}) touches none of your tiles; a tile must share an edge with your area.",
-        )
+        raise PlacementError("E_NOT_ADJACENT", "refuse.not_adjacent", q=q, r=r)
     tile = TILES[tile_id]
     if not tile.is_task or marker is None:
         return
     after = dict(grid)
     after[cell] = (tile_id, rot)
     m = measure(after, cell, marker)
-    name = data.TASK_TYPE_NAMES[tile.task or ""]
+    task = name("task", tile.task or "")
     v = data.marker_value(marker)
     if tile.task == "CON":
         if m["c"] > v:
-            raise PlacementError(
-                "E_TASK_OVERSIZE",
-                f"Your new {name} task would start with {m['c']} neighbouring tiles, more than its marker {v}.",
-            )
+            raise PlacementError("E_TASK_OVERSIZE", "refuse.connection_oversize", task=task, n=m["c"], v=v)
     elif tile.task == "DBL":
         if all(h["dead"] for h in m["halves"]):
-            parts = "; ".join(
-                f"{SEGMENT_WORDS[h['terrain']]}: {h['n']}{' closed' if h['closed'] else ''}" for h in m["halves"]
+            parts = listing(
+                msg("half_closed" if h["closed"] else "half", terrain=name("terrain", h["terrain"]), n=h["n"])
+                for h in m["halves"]
             )
-            raise PlacementError(
-                "E_DOUBLE_DEAD",
-                f"Neither territory of this Double task could still reach exactly 6 ({parts}).",
-            )
+            raise PlacementError("E_DOUBLE_DEAD", "refuse.double_dead", parts=parts)
     else:
         terrain = data.TASK_TERRAIN[tile.task or ""]
         if m["n"] > v:
-            raise PlacementError(
-                "E_TASK_OVERSIZE",
-                f"Your new {name} task would start with {m['n']} tiles, more than its marker {v}.",
-            )
+            raise PlacementError("E_TASK_OVERSIZE", "refuse.task_oversize", task=task, n=m["n"], v=v)
         if m["closed"] and m["n"] < v:
             raise PlacementError(
-                "E_TASK_CLOSED_SMALL",
-                f"This closes your new {name} task's {_component_word(terrain)} at {m['n']} tiles, "
-                f"fewer than its marker {v}.",
+                "E_TASK_CLOSED_SMALL", "refuse.task_closed_small",
+                what=name("network", terrain), task=task, n=m["n"], v=v,
             )
 
 

@@ -35,6 +35,7 @@ from app.games.duel import board, bot, data, notation, views
 from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
 from app.games.duel.placement import automatic_placement, grid_of, legal_placements, score
+from app.games.duel.text import TEXT
 from app.games.text import Render
 
 
@@ -43,6 +44,7 @@ class DuelRules(BaseRules):
 
     slug = "duel"
     title = "Dorfromantik: The Duel"
+    text = TEXT
     conformance_options: list[dict[str, Any]] = [{}, {"forfeit_after": 0}]
     conformance_max_steps = 200
     #: a report draws the seat's own area first, with its numbered candidate positions
@@ -73,7 +75,7 @@ class DuelRules(BaseRules):
         except IllegalOrder:
             raise
         except (TypeError, KeyError, ValueError, AttributeError) as exc:  # pragma: no cover - defensive
-            raise IllegalOrder(notation.BAD_ORDER) from exc
+            raise TEXT.refuse("refuse.bad_order") from exc
 
     def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: random.Random) -> tuple[State, list[Event]]:
         forfeit_after = int(state["options"].get("forfeit_after", data.FORFEIT_AFTER))
@@ -147,7 +149,7 @@ class DuelRules(BaseRules):
         return notation.format_order(order)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
-        return board.board_svg(view, seat)
+        return board.board_svg(view, seat, tr or TEXT.english)
 
 
 RULES = DuelRules()

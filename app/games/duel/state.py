@@ -36,6 +36,8 @@ from app.games.duel.placement import (
     grid_of,
     score,
 )
+from app.games.duel.text import TEXT, marker, seat_name
+from app.games.text import listing, msg
 
 SEATS = ["RED", "BLUE"]
 
@@ -99,8 +101,8 @@ def reveal(state: dict[str, Any]) -> dict[str, Any] | None:
     if min(counts.values()) < data.ACTIVE_TARGET and state["task_stack"]:
         tile = state["task_stack"].pop(0)
         kind = data.TASKS[tile][2]
-        marker = state["piles"][kind].pop(0)
-        state["current"] = {"tile": tile, "marker": marker}
+        marker_id = state["piles"][kind].pop(0)
+        state["current"] = {"tile": tile, "marker": marker_id}
     elif state["land_stack"]:
         state["current"] = {"tile": state["land_stack"].pop(0), "marker": None}
     else:
@@ -113,17 +115,14 @@ def _apply_pass(state: dict[str, Any], seat: str, events: list[Event]) -> None:
     area = state["areas"][seat]
     cur = state["current"]
     area["passed"].append(cur["tile"])
-    extra = ""
+    args: dict[str, Any] = {"turn": state["turn"], "seat": seat_name(seat), "tile": cur["tile"]}
     if cur["marker"]:
         area["boxed_markers"].append(cur["marker"])
-        extra = f"; marker {cur['marker']} goes to the box"
+        text = msg("event.pass_marker", **args, marker=marker(cur["marker"]))
+    else:
+        text = msg("event.pass", **args)
     state["last"][seat] = {"pass": True, "tile": cur["tile"], "turn": state["turn"]}
-    events.append(
-        {
-            "text": f"Turn {state['turn']}: {seat} has no legal placement for {cur['tile']} and passes{extra}.",
-            "to": None,
-        }
-    )
+    events.append({"text": text, "to": None})
 
 
 def start_turn(state: dict[str, Any], events: list[Event]) -> None:
@@ -137,8 +136,11 @@ def start_turn(state: dict[str, Any], events: list[Event]) -> None:
         if cur is None:
             finish(state, events)
             return
-        marker = f" with marker {cur['marker']}" if cur["marker"] else ""
-        events.append({"text": f"Turn {state['turn']}: {cur['tile']} is revealed{marker}.", "to": None})
+        if cur["marker"]:
+            text = msg("event.reveal_marker", turn=state["turn"], tile=cur["tile"], marker=marker(cur["marker"]))
+        else:
+            text = msg("event.reveal", turn=state["turn"], tile=cur["tile"])
+        events.append({"text": text, "to": None})
         state["passing"] = [
             s for s in state["seats"] if any_legal(grid_of(state["areas"][s]), cur["tile"], cur["marker"]) is None
         ]
@@ -156,8 +158,8 @@ def finish(state: dict[str, Any], events: list[Event]) -> None:
     state["current"] = None
     state["passing"] = []
     state["final"] = {s: score(state["areas"][s]) for s in state["seats"]}
-    parts = ", ".join(f"{s} {state['final'][s]['total']}" for s in state["seats"])
-    events.append({"text": f"The game is over. Final scores: {parts}.", "to": None})
+    scores = listing(msg("seat_number", seat=seat_name(s), n=state["final"][s]["total"]) for s in state["seats"])
+    events.append({"text": msg("event.over", scores=scores), "to": None})
 
 
 def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
@@ -170,37 +172,33 @@ def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
     :raises IllegalOrder: with a message in the player's terms.
     """
     if state.get("over"):
-        raise IllegalOrder("The game is over; no more orders are taken.")
+        raise TEXT.refuse("refuse.over")
     if seat not in state["seats"]:
-        raise IllegalOrder(f"{seat!r} is not a seat in this game.")
+        raise TEXT.refuse("refuse.not_a_seat", seat=repr(seat))
     cur = state["current"]
     if seat in state["passing"]:
-        raise IllegalOrder(
-            f"You have no legal placement for {cur['tile']} this turn and pass automatically; no order is needed."
-        )
+        raise TEXT.refuse("refuse.passing", tile=cur["tile"])
     read = read_order(order)
     turn = read.get("turn")
     if turn is not None and turn != state["turn"]:
-        raise PlacementError("E_TURN_CLOSED", f"Turn {turn} is not open for orders (open turn: {state['turn']}).")
+        raise PlacementError("E_TURN_CLOSED", "refuse.turn_closed", turn=turn, open=state["turn"])
     area = state["areas"][seat]
     if read["type"] == "PASS":
         found = any_legal(grid_of(area), cur["tile"], cur["marker"])
-        example = ""
-        if found is not None:
-            (q, r), k = found
-            example = f"; for example {cur['tile']} at ({q},{r}) rotation {k} is legal"
+        if found is None:
+            raise PlacementError("E_PASS_NOT_ALLOWED", "refuse.pass_not_allowed")
+        (q, r), k = found
         raise PlacementError(
-            "E_PASS_NOT_ALLOWED",
-            "PASS is allowed only when no legal placement exists" + example + ".",
+            "E_PASS_NOT_ALLOWED", "refuse.pass_not_allowed_example", tile=cur["tile"], q=q, r=r, rot=k
         )
     if read["tile"] != cur["tile"]:
-        raise PlacementError("E_WRONG_TILE", f"{read['tile'][:12]} is not this turn's tile; place {cur['tile']}.")
+        raise PlacementError("E_WRONG_TILE", "refuse.wrong_tile", given=read["tile"][:12], tile=cur["tile"])
     rot = read["rotation"]
     if rot is None or not 0 <= rot <= 5:
-        raise PlacementError("E_BAD_ROTATION", "Rotation must be 0–5.")
+        raise PlacementError("E_BAD_ROTATION", "refuse.bad_rotation")
     q, r = read["q"], read["r"]
     if q is None or r is None or not (-99 <= q <= 99 and -99 <= r <= 99):
-        raise PlacementError("E_BAD_COORD", "q and r must be integers from −99 to 99.")
+        raise PlacementError("E_BAD_COORD", "refuse.bad_coord")
     check_placement(grid_of(area), cur["tile"], cur["marker"], (q, r), rot)
     return read
 
@@ -214,13 +212,11 @@ def place(state: dict[str, Any], seat: str, q: int, r: int, rot: int, auto: bool
     if cur["marker"]:
         area["active"].append({"marker": cur["marker"], "cell": key})
     state["last"][seat] = {"tile": cur["tile"], "cell": key, "rot": rot, "auto": auto, "turn": state["turn"]}
-    how = " (automatic placement)" if auto else ""
-    events.append(
-        {
-            "text": f"Turn {state['turn']}: {seat} placed {cur['tile']} at ({q},{r}) rotation {rot}{how}.",
-            "to": None,
-        }
+    text = msg(
+        "event.place_auto" if auto else "event.place",
+        turn=state["turn"], seat=seat_name(seat), tile=cur["tile"], q=q, r=r, rot=rot,
     )
+    events.append({"text": text, "to": None})
 
 
 def resolve(state: dict[str, Any], orders: dict[str, Any], forfeit_after: int) -> tuple[dict[str, Any], list[Event]]:
@@ -253,31 +249,26 @@ def resolve(state: dict[str, Any], orders: dict[str, Any], forfeit_after: int) -
         area = state["areas"][seat]
         done, cancelled = evaluate(area, grid_of(area))
         for e in done:
-            events.append({"text": f"{seat} completed task {e['marker']} at ({e['cell']}).", "to": None})
+            text = msg("event.completed", seat=seat_name(seat), marker=marker(e["marker"]), cell=e["cell"])
+            events.append({"text": text, "to": None})
         for e in cancelled:
-            events.append(
-                {
-                    "text": f"{seat}'s task {e['marker']} at ({e['cell']}) is cancelled; the marker goes to the box.",
-                    "to": None,
-                }
-            )
+            text = msg("event.cancelled", seat=seat_name(seat), marker=marker(e["marker"]), cell=e["cell"])
+            events.append({"text": text, "to": None})
     counts = active_counts(state)
-    events.append(
-        {
-            "text": "Active markers: "
-            + ", ".join(f"{s} {counts[s]}" for s in state["seats"])
-            + f"; stacks: {len(state['land_stack'])} landscape, {len(state['task_stack'])} task.",
-            "to": None,
-        }
+    text = msg(
+        "event.status",
+        counts=listing(msg("seat_number", seat=seat_name(s), n=counts[s]) for s in state["seats"]),
+        land=msg("count.landscape", n=len(state["land_stack"])),
+        task=msg("count.task", n=len(state["task_stack"])),
     )
+    events.append({"text": text, "to": None})
     if forfeit_after > 0:
         out = [s for s in state["seats"] if state["areas"][s]["auto_run"] >= forfeit_after]
         if out:
             state["forfeited"] = out
             for s in out:
-                events.append(
-                    {"text": f"{s} forfeits after {forfeit_after} automatic placements in a row.", "to": None}
-                )
+                text = msg("event.forfeit", seat=seat_name(s), n=forfeit_after)
+                events.append({"text": text, "to": None})
             finish(state, events)
             return state, events
     state["turn"] += 1

@@ -14,6 +14,8 @@ from app.games.duel import data
 from app.games.duel.geometry import FACES, TILES, cell_key, key_cell
 from app.games.duel.notation import format_order
 from app.games.duel.placement import grid_of, legal_placements, measure, score
+from app.games.duel.text import alternatives, edges, marker, markers, seat_name, semicolons, tile_text
+from app.games.text import Msg, listing, msg, name
 
 
 def candidates(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
@@ -25,18 +27,18 @@ def candidates(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     for cell, k in legal_placements(grid_of(state["areas"][seat]), cur["tile"], cur["marker"]):
         by_cell.setdefault(cell_key(cell), []).append(k)
     return [
-        {"n": i, "q": key_cell(key)[0], "r": key_cell(key)[1], "position": key, "rotations": rots}
+        {"n": i, "q": key_cell(key)[0], "r": key_cell(key)[1], "position": key, "rotations": rots,
+         "label": _position_label(i, key_cell(key), rots)}
         for i, (key, rots) in enumerate(by_cell.items(), start=1)
     ]
 
 
-def tile_text(tile: str, marker: str | None) -> str:
-    """A one-line description of a tile such as ``T05 (Grain task, GGGGGG) with GRA-4``."""
-    t = TILES[tile]
-    kind = f"{data.TASK_TYPE_NAMES[t.task]} task, " if t.task else ""
-    flag = f", {data.FLAG_COLOURS[t.segments[t.flag][0]]} flag" if t.flag is not None else ""
-    with_marker = f" with marker {marker}" if marker else ""
-    return f"{tile} ({kind}edges {t.edges}{flag}){with_marker}"
+def _position_label(n: int, cell: tuple[int, int], rots: list[int]) -> Msg:
+    """``3: (1,-1) rotation 0 or 4`` (``rotation any`` when all six fit)."""
+    q, r = cell
+    if len(rots) == 6:
+        return msg("choice.position_any", n=n, q=q, r=r)
+    return msg("choice.position", n=n, q=q, r=r, rots=alternatives(rots))
 
 
 def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
@@ -56,39 +58,39 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     hours = int(state["options"].get("deadline_hours", data.DEADLINE_HOURS))
     return {
         "kind": "place",
-        "title": f"Turn {state['turn']}: place {cur['tile']}"
-        + (f" with marker {cur['marker']}" if cur["marker"] else ""),
-        "text": (
-            f"Place {tile_text(cur['tile'], cur['marker'])} in your area. Pick one of the numbered positions "
-            "and a rotation (clockwise steps of 60 degrees; the letters list the "
-            "N, NE, SE, S, SW, NW edges). "
-            "Rails must meet rails and rivers must meet rivers. Your order stays sealed until both are in."
+        "title": (
+            msg("prompt.place.title_marker", turn=state["turn"], tile=cur["tile"], marker=marker(cur["marker"]))
+            if cur["marker"]
+            else msg("prompt.place.title", turn=state["turn"], tile=cur["tile"])
         ),
+        "text": msg("prompt.place.text", tile=tile_text(cur["tile"], cur["marker"])),
         "example": example,
         "seconds": hours * 3600,
         "forms": [
             {
-                "label": "Place the tile",
+                "label": msg("form.place"),
                 "base": {"type": "PLACE", "tile": cur["tile"]},
                 "fields": [
                     {
                         "name": "position",
-                        "label": "Position",
+                        "label": msg("field.position"),
                         "type": "choice",
                         "choices": [
                             {
                                 "value": c["position"],
-                                "label": f"{c['n']}: ({c['q']},{c['r']}) rotation "
-                                + ("any" if len(c["rotations"]) == 6 else " or ".join(str(k) for k in c["rotations"])),
+                                "label": c["label"],
                             }
                             for c in cands
                         ],
                     },
                     {
                         "name": "rotation",
-                        "label": "Rotation",
+                        "label": msg("field.rotation"),
                         "type": "choice",
-                        "choices": [{"value": k, "label": f"{k}: {faces[k].facing}"} for k in range(6)],
+                        "choices": [
+                            {"value": k, "label": msg("choice.rotation", k=k, edges=edges(faces[k].facing))}
+                            for k in range(6)
+                        ],
                     },
                 ],
             }
@@ -106,14 +108,16 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
     for e in area["active"]:
         m = measure(grid, key_cell(e["cell"]), e["marker"])
         if "halves" in m:
-            now = " / ".join(
-                f"{data.TERRAIN_NAMES[h['terrain']]} {h['n']}{' (dead)' if h['dead'] else ''}" for h in m["halves"]
+            a, b = (
+                msg("now.half_dead" if h["dead"] else "now.half", terrain=name("terrain", h["terrain"]), n=h["n"])
+                for h in m["halves"]
             )
+            now = msg("now.double", a=a, b=b)
         elif "c" in m:
-            now = f"{m['c']} neighbours"
+            now = msg("now.neighbours", n=m["c"])
         else:
-            now = f"{m['n']} tiles{' (closed)' if m['closed'] else ''}"
-        active.append({"marker": e["marker"], "cell": e["cell"], "now": now})
+            now = msg("now.tiles_closed" if m["closed"] else "now.tiles", n=m["n"])
+        active.append({"marker": e["marker"], "cell": e["cell"], "now": now, "name": marker(e["marker"])})
     return {
         "cells": cells,
         "active": active,
@@ -124,13 +128,20 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
         "finished": [dict(e) for e in area.get("finished", [])],
         "auto_run": area["auto_run"],
         "score": score(area),
+        # display strings (messages, rendered by the game_text filter)
+        "active_text": semicolons(
+            [msg("page.active_task", marker=e["name"], cell=e["cell"], now=e["now"]) for e in active]
+        ) if active else msg("page.none"),
+        "completed_text": markers(area["completed"]),
+        "cancelled_text": markers(area["cancelled"]),
+        "passed_text": listing(area["passed"]),
     }
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """Everything ``seat`` may see (all of it public, see the module docstring)."""
     cur = state.get("current")
-    markers = sorted(m for pile in state["piles"].values() for m in pile)
+    markers_left = sorted(m for pile in state["piles"].values() for m in pile)
     out: dict[str, Any] = {
         "seats": list(state["seats"]),
         "seat": seat,
@@ -150,9 +161,19 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "unrevealed": {
             "landscape": sorted(state["land_stack"] + state["box"]),
             "task": sorted(state["task_stack"]),
-            "markers": markers,
+            "markers": markers_left,
         },
         "candidates": [],
+        "seat_names": {s: seat_name(s) for s in state["seats"]},
+        "passing_text": listing(seat_name(s) for s in state.get("passing", [])),
+        "forfeited_text": listing(seat_name(s) for s in state.get("forfeited", [])),
+        "unrevealed_text": markers(markers_left),
+        "stacks_text": msg(
+            "page.stacks",
+            land=msg("count.landscape", n=len(state["land_stack"])),
+            task=msg("count.task", n=len(state["task_stack"])),
+            box=len(state["box"]),
+        ),
     }
     if cur:
         t = TILES[cur["tile"]]
@@ -161,7 +182,11 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
             "marker": cur["marker"],
             "task": t.task,
             "text": tile_text(cur["tile"], cur["marker"]),
+            "marker_name": marker(cur["marker"]) if cur["marker"] else None,
             "facings": [FACES[cur["tile"]][k].facing for k in range(6)],
+            "faces_text": listing(
+                msg("choice.rotation", k=k, edges=edges(FACES[cur["tile"]][k].facing)) for k in range(6)
+            ),
         }
     if seat is not None and seat in state["seats"]:
         out["candidates"] = candidates(state, seat)

@@ -56,7 +56,9 @@ def test_no_legal_placement_passes_and_boxes_the_marker():
     after, events = RULES.resolve(state, {"BLUE": order("T01", 1, 0, 0)}, None)
     assert after["areas"]["RED"]["passed"] == ["T01"] and after["areas"]["RED"]["boxed_markers"] == ["FOR-3"]
     assert "1,0" in after["areas"]["BLUE"]["cells"]
-    assert any("RED has no legal placement for T01" in e["text"] for e in events)
+    assert any("Red has no legal placement for T01" in RULES.text.english(e["text"]) for e in events)
+    assert any(e["text"]["msg"] == "event.pass_marker" and e["text"]["args"]["seat"] == {"msg": "seat.RED"}
+               for e in events)
 
 
 def test_orders_are_applied_together_and_tasks_evaluated():
@@ -103,10 +105,10 @@ def test_prompt_lists_numbered_positions_and_six_rotations():
     assert prompt["kind"] == "place" and prompt["seconds"] == 48 * 3600
     pos, rot = prompt["forms"][0]["fields"]
     assert [c["value"] for c in rot["choices"]] == [0, 1, 2, 3, 4, 5]
-    assert pos["choices"][0]["label"].startswith("1: (")
+    assert RULES.text.english(pos["choices"][0]["label"]).startswith("1: (")
     # (0,1) holds rails N: only rotations 0 and 4 (scenario 4).
     label = next(c["label"] for c in pos["choices"] if c["value"] == "0,1")
-    assert label.endswith("rotation 0 or 4")
+    assert RULES.text.english(label).endswith("rotation 0 or 4")
     form_order = {**prompt["forms"][0]["base"], "position": "0,1", "rotation": 4}
     RULES.validate(state, "RED", form_order)
     assert RULES.parse(prompt["example"])["tile"] == "L28"
@@ -174,9 +176,9 @@ def test_board_svg_is_one_wellformed_svg_with_both_areas():
         svg = RULES.board_svg(RULES.view(game.state, seat), seat)
         root = ET.fromstring(svg)
         assert root.tag.endswith("svg") and "viewBox" in root.attrib and "width" not in root.attrib
-        assert "RED" in svg and "BLUE" in svg and "forest" in svg
+        assert "Red" in svg and "Blue" in svg and "forest" in svg
     svg = RULES.board_svg(RULES.view(game.state, "RED"), "RED")
-    assert 'class="duel-cand"' in svg and "RED (you)" in svg
+    assert 'class="duel-cand"' in svg and "Red (you)" in svg
     ET.fromstring(RULES.board_svg({"preview": {"tile": "L41", "rot": 3}}, None))
 
 

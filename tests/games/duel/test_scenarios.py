@@ -8,6 +8,7 @@ from app.games.duel import RULES
 from app.games.duel import state as st
 from app.games.duel.geometry import component, frontier, largest_network
 from app.games.duel.placement import PlacementError, check_placement, grid_of, measure, score
+from app.games.duel.text import marker
 from tests.games.duel.helpers import S1, build, game_with, piece, place_into
 
 
@@ -250,7 +251,8 @@ def test_s21_automatic_placement_on_missed_deadline():
     assert (o["position"], o["rotation"]) == ("-1,0", 0)
     after, events = RULES.resolve(state, {"RED": o, "BLUE": order("L07", 1, 0, 0)}, None)
     assert after["areas"]["RED"]["cells"]["-1,0"]["tile"] == "L07"
-    assert any("RED placed L07 at (-1,0) rotation 0 (automatic placement)" in e["text"] for e in events)
+    assert any("Red placed L07 at (-1,0) rotation 0 (automatic placement)" in RULES.text.english(e["text"])
+               for e in events)
 
 
 def test_s22_pass_is_refused_while_a_placement_exists():
@@ -268,5 +270,7 @@ def test_s23_forest_task_reveals_the_top_of_the_forest_pile():
     st.start_turn(state, [])
     assert state["current"] == {"tile": "T02", "marker": top}
     prompts = RULES.owed(state)
-    assert all(top in p["title"] for p in prompts.values()) and len(prompts) == 2
+    top_name = RULES.text.english(marker(top))
+    assert all(p["title"]["args"]["marker"] == marker(top) for p in prompts.values()) and len(prompts) == 2
+    assert all(top_name in RULES.text.english(p["title"]) for p in prompts.values())
     assert RULES.view(state, "RED")["current"] == RULES.view(state, "BLUE")["current"]

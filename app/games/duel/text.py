@@ -1,0 +1,258 @@
+"""Every text of Dorfromantik: The Duel, in English, by message id (``app.games.text``).
+
+Names follow the rulebook (seed 003): Landscape tile, Task tile, Task marker, rail,
+river, forest, grain, village, flag.  Tile ids (``L17``, ``T05``) stay as they are:
+they are the order notation's words.  Every other language is a gettext catalogue
+(``app/i18n/translations/<lang>/LC_MESSAGES/duel.po``, see ``bin/i18n``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.duel.geometry import TILES
+from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
+
+TEXT = Catalogue("duel", [
+    # --- glossary ---------------------------------------------------------------
+    T("seat.RED", "Red"),
+    T("seat.BLUE", "Blue"),
+    T("terrain.F", "forest"),
+    T("terrain.G", "grain"),
+    T("terrain.V", "village"),
+    T("terrain.M", "meadow"),
+    T("terrain.R", "rail"),
+    T("terrain.W", "river"),
+    # one letter per edge terrain, as the edge strings and rotation choices show them
+    T("edge.F", "F"),
+    T("edge.G", "G"),
+    T("edge.V", "V"),
+    T("edge.M", "M"),
+    T("edge.R", "R"),
+    T("edge.W", "W"),
+    # what a single task measures, as in "the {what} of your new Forest task"
+    T("network.F", "forest territory"),
+    T("network.G", "grain territory"),
+    T("network.V", "village territory"),
+    T("network.R", "rail network"),
+    T("network.W", "river"),
+    T("task.FOR", "Forest task"),
+    T("task.GRA", "Grain task"),
+    T("task.VIL", "Village task"),
+    T("task.RAI", "Rail task"),
+    T("task.RIV", "River task"),
+    T("task.CON", "Connection task"),
+    T("task.DBL", "Double task"),
+    # a task marker: its type and the value printed on it
+    T("marker.FOR", "Forest {value}"),
+    T("marker.GRA", "Grain {value}"),
+    T("marker.VIL", "Village {value}"),
+    T("marker.RAI", "Rail {value}"),
+    T("marker.RIV", "River {value}"),
+    T("marker.CON", "Connection {value}"),
+    T("marker.DBL", "Double {value}"),
+    # the short type label printed in a marker's disc on the board
+    T("abbr.FOR", "FOR"),
+    T("abbr.GRA", "GRA"),
+    T("abbr.VIL", "VIL"),
+    T("abbr.RAI", "RAI"),
+    T("abbr.RIV", "RIV"),
+    T("abbr.CON", "CON"),
+    T("abbr.DBL", "DBL"),
+    T("flag.F", "green flag"),
+    T("flag.G", "yellow flag"),
+    T("flag.V", "red flag"),
+    T("dir.N", "N"),
+    T("dir.NE", "NE"),
+    T("dir.SE", "SE"),
+    T("dir.S", "S"),
+    T("dir.SW", "SW"),
+    T("dir.NW", "NW"),
+    # --- pieces of text ---------------------------------------------------------
+    T("edges", "{e0}{e1}{e2}{e3}{e4}{e5}"),
+    T("or", "{a} or {b}"),
+    T("semicolon", "{a}; {b}"),
+    T("seat_number", "{seat} {n}"),
+    T("tile.plain", "{tile} (edges {edges})"),
+    T("tile.flag", "{tile} (edges {edges}, {flag})"),
+    T("tile.task", "{tile} ({task}, edges {edges})"),
+    T("tile.with_marker", "{tile} with marker {marker}"),
+    T("now.half", "{terrain} {n}"),
+    T("now.half_dead", "{terrain} {n} (dead)"),
+    T("now.double", "{a} / {b}"),
+    TN("now.neighbours", "{n} neighbour", "{n} neighbours"),
+    TN("now.tiles", "{n} tile", "{n} tiles"),
+    TN("now.tiles_closed", "{n} tile (closed)", "{n} tiles (closed)"),
+    T("half", "{terrain}: {n}"),
+    T("half_closed", "{terrain}: {n} closed"),
+    # --- events -----------------------------------------------------------------
+    T("event.reveal", "Turn {turn}: {tile} is revealed."),
+    T("event.reveal_marker", "Turn {turn}: {tile} is revealed with marker {marker}."),
+    T("event.pass", "Turn {turn}: {seat} has no legal placement for {tile} and passes."),
+    T("event.pass_marker",
+      "Turn {turn}: {seat} has no legal placement for {tile} and passes; marker {marker} goes to the box."),
+    T("event.place", "Turn {turn}: {seat} placed {tile} at ({q},{r}) rotation {rot}."),
+    T("event.place_auto", "Turn {turn}: {seat} placed {tile} at ({q},{r}) rotation {rot} (automatic placement)."),
+    T("event.completed", "{seat} completed task {marker} at ({cell})."),
+    T("event.cancelled", "{seat}'s task {marker} at ({cell}) is cancelled; the marker goes to the box."),
+    T("event.status", "Active markers: {counts}; stacks: {land}, {task}."),
+    TN("count.landscape", "{n} landscape tile", "{n} landscape tiles"),
+    TN("count.task", "{n} task tile", "{n} task tiles"),
+    TN("event.forfeit", "{seat} forfeits after {n} automatic placement in a row.",
+       "{seat} forfeits after {n} automatic placements in a row."),
+    T("event.over", "The game is over. Final scores: {scores}."),
+    # --- refusals ---------------------------------------------------------------
+    T("refuse.over", "The game is over; no more orders are taken."),
+    T("refuse.not_a_seat", "{seat} is not a seat in this game."),
+    T("refuse.passing", "You have no legal placement for {tile} this turn and pass automatically; no order is needed."),
+    T("refuse.turn_closed", "Turn {turn} is not open for orders (open turn: {open})."),
+    T("refuse.pass_not_allowed", "PASS is allowed only when no legal placement exists."),
+    T("refuse.pass_not_allowed_example",
+      "PASS is allowed only when no legal placement exists; for example {tile} at ({q},{r}) rotation {rot} is legal."),
+    T("refuse.wrong_tile", "{given} is not this turn's tile; place {tile}."),
+    T("refuse.bad_rotation", "Rotation must be 0–5."),
+    T("refuse.bad_coord", "q and r must be integers from −99 to 99."),
+    T("refuse.first_not_origin", "Your first tile must be placed at (0,0)."),
+    T("refuse.occupied", "({q},{r}) already holds {tile}."),
+    T("refuse.rail_mismatch",
+      "Your {mine_dir} edge is {mine} but the {their_dir} edge of {tile} at ({q},{r}) is {theirs}: "
+      "rail must meet rail."),
+    T("refuse.river_mismatch",
+      "Your {mine_dir} edge is {mine} but the {their_dir} edge of {tile} at ({q},{r}) is {theirs}: "
+      "river must meet river."),
+    T("refuse.not_adjacent", "({q},{r}) touches none of your tiles; a tile must share an edge with your area."),
+    TN("refuse.connection_oversize",
+       "Your new {task} would start with {n} neighbouring tile, more than its marker {v}.",
+       "Your new {task} would start with {n} neighbouring tiles, more than its marker {v}."),
+    TN("refuse.task_oversize",
+       "Your new {task} would start with {n} tile, more than its marker {v}.",
+       "Your new {task} would start with {n} tiles, more than its marker {v}."),
+    TN("refuse.task_closed_small",
+       "This closes the {what} of your new {task} at {n} tile, fewer than its marker {v}.",
+       "This closes the {what} of your new {task} at {n} tiles, fewer than its marker {v}."),
+    T("refuse.double_dead", "Neither territory of this Double task could still reach exactly 6 ({parts})."),
+    T("refuse.bad_order", "Order must be PLACE tile q r rotation, or PASS."),
+    T("refuse.bad_turn", "The turn must be a number, e.g. turn=7."),
+    T("refuse.bad_numbers", "q, r and rotation must be whole numbers, e.g. PLACE L17 2 -1 3."),
+    # --- the prompt ---------------------------------------------------------------
+    T("prompt.place.title", "Turn {turn}: place {tile}"),
+    T("prompt.place.title_marker", "Turn {turn}: place {tile} with marker {marker}"),
+    T("prompt.place.text",
+      "Place {tile} in your area. Pick one of the numbered positions and a rotation (clockwise steps of "
+      "60 degrees; the letters list the N, NE, SE, S, SW, NW edges: F forest, G grain, V village, "
+      "M meadow, R rail, W river). Rails must meet rails and rivers must meet rivers. "
+      "Your order stays sealed until both are in."),
+    T("form.place", "Place the tile"),
+    T("field.position", "Position"),
+    T("field.rotation", "Rotation"),
+    T("choice.position_any", "{n}: ({q},{r}) rotation any"),
+    T("choice.position", "{n}: ({q},{r}) rotation {rots}"),
+    T("choice.rotation", "{k}: {edges}"),
+    # --- the board (SVG) ----------------------------------------------------------
+    TN("board.title_you", "{seat} (you): {points} point, {active} active",
+       "{seat} (you): {points} points, {active} active", count="points"),
+    TN("board.title_opponent", "{seat} (opponent): {points} point, {active} active",
+       "{seat} (opponent): {points} points, {active} active", count="points"),
+    TN("board.title", "{seat}: {points} point, {active} active",
+       "{seat}: {points} points, {active} active", count="points"),
+    T("board.legend_terrain", "{letter} {terrain}"),
+    T("board.legend",
+      "Flags A green (forest), B yellow (grain), C red (village). "
+      "Markers: white open, grey with tick done, crossed cancelled."),
+    T("board.areas", "Player areas"),
+    T("board.preview", "{tile} rotation {rot}"),
+    # --- pages (templates/games/duel) -----------------------------------------------
+    T("page.turn", "Turn {turn}"),
+    T("page.game_over", "(game over)"),
+    T("page.revealed", "Revealed tile:"),
+    T("page.stacks", "Stacks: {land}, {task} ({box} boxed unseen)."),
+    T("page.passing", "No legal placement this turn, passing automatically: {who}."),
+    T("page.forfeited", "Forfeited after repeated automatic placements: {who}."),
+    T("page.final_score", "Final score"),
+    T("page.provisional_score", "Provisional score (only the final score counts)"),
+    T("page.field", "Field"),
+    T("page.tasks.FOR", "Forest tasks"),
+    T("page.tasks.GRA", "Grain tasks"),
+    T("page.tasks.VIL", "Village tasks"),
+    T("page.tasks.RAI", "Rail tasks"),
+    T("page.tasks.RIV", "River tasks"),
+    T("page.tasks.CON", "Connection tasks"),
+    T("page.tasks.DBL", "Double tasks"),
+    T("page.subtotal", "Task subtotal"),
+    T("page.flags_A", "A green flags"),
+    T("page.flags_B", "B yellow flags"),
+    T("page.flags_C", "C red flags"),
+    T("page.rail_D", "D longest rail"),
+    T("page.river_E", "E longest river"),
+    T("page.total", "Total"),
+    T("page.active_tasks", "active tasks"),
+    T("page.your_active_tasks", "Your active tasks:"),
+    T("page.active_task", "{marker} at ({cell}) now {now}"),
+    T("page.none", "none"),
+    T("page.empty", "empty"),
+    T("page.completed", "Completed: {markers}."),
+    T("page.cancelled", "Cancelled: {markers}."),
+    T("page.passed_tiles", "Passed tiles: {tiles}."),
+    T("page.last_turn", "Last turn:"),
+    T("page.last_passed", "passed"),
+    T("page.last_placed", "{tile} at ({cell}) rotation {rot}"),
+    T("page.automatic", "(automatic)"),
+    T("page.unrevealed", "Unrevealed (order hidden): landscape {land}; task {task}; markers {markers}."),
+    T("page.hidden_revealed", "Revealed after scoring: boxed tiles {box}; landscape stack {land}; task stack {task}."),
+    T("page.rotations_of", "Rotations of {tile} (clockwise, 60 degrees each):"),
+    T("page.numbered", "(numbered on the map)"),
+    T("page.by_email", "By email:"),
+    T("page.your_choices", "Your choices for {tile}:"),
+    T("page.your_choices_marker", "Your choices for {tile} with {marker}:"),
+    T("page.rotations_edges", "Rotations of {tile} (edges N NE SE S SW NW): {faces}."),
+    T("page.no_placement", "You have no legal placement for {tile} and pass this turn automatically."),
+])
+
+
+def seat_name(s: str) -> Msg:
+    """A seat's colour (``RED`` -> "Red")."""
+    return name("seat", s)
+
+
+def marker(m: str) -> Msg:
+    """A task marker such as ``GRA-4``: its type and value ("Grain 4")."""
+    code, _, value = m.partition("-")
+    return msg(f"marker.{code}", value=int(value))
+
+
+def markers(ms: list[str]) -> dict[str, Any]:
+    return listing(marker(m) for m in ms)
+
+
+def edges(facing: str) -> Msg:
+    """An edge string such as ``FFFGGM`` (N NE SE S SW NW), one letter per terrain."""
+    return msg("edges", **{f"e{i}": name("edge", t) for i, t in enumerate(facing)})
+
+
+def alternatives(values: list[int]) -> Any:
+    """``0 or 2 or 4``."""
+    out: Any = values[0]
+    for v in values[1:]:
+        out = msg("or", a=out, b=v)
+    return out
+
+
+def semicolons(items: list[Any]) -> Any:
+    """Items that hold commas themselves, one after the other: ``a; b; c``."""
+    out: Any = items[0]
+    for item in items[1:]:
+        out = msg("semicolon", a=out, b=item)
+    return out
+
+
+def tile_text(tile: str, marker_id: str | None) -> Msg:
+    """A one-line description such as ``T05 (Grain task, edges GGGGGG) with marker Grain 4``."""
+    t = TILES[tile]
+    e = edges(t.edges)
+    if t.task:
+        out = msg("tile.task", tile=tile, task=name("task", t.task), edges=e)
+    elif t.flag is not None:
+        out = msg("tile.flag", tile=tile, edges=e, flag=name("flag", t.segments[t.flag][0]))
+    else:
+        out = msg("tile.plain", tile=tile, edges=e)
+    return msg("tile.with_marker", tile=out, marker=marker(marker_id)) if marker_id else out
