@@ -128,6 +128,12 @@ class Event(SQLModel, table=True):
     data: dict = json_field({})
     created_at: datetime = Field(default_factory=utcnow)
 
+    @property
+    def message(self) -> Any:
+        """What a reader reads: the event's message (id and parameters, rendered in the reader's
+        language by the ``game_text`` filter), else its text (events stored before messages)."""
+        return (self.data or {}).get("msg") or self.text
+
 
 class Report(SQLModel, table=True):
     """A seat's turn report: the view it was drawn from, and the PDF once rendered."""

@@ -31,7 +31,7 @@ def events_for(session: Session, game: Game, seat: str | None, since_step: int) 
         .where(Event.game_id == game.id, Event.step_no >= since_step)
         .order_by(Event.step_no, Event.seq)
     ).all()
-    return [{"step": e.step_no, "text": (e.data or {}).get("msg") or e.text} for e in rows if visible(e, seat)]
+    return [{"step": e.step_no, "text": e.message} for e in rows if visible(e, seat)]
 
 
 def report_context(

@@ -32,6 +32,7 @@ from typing import Any
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, force_locale, gettext, lazy_gettext, ngettext
 
+from app.games.text import name
 from app.i18n import gametext
 from app.i18n.games import translate_game_text
 from app.i18n.lang import DEFAULT, LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, current_language, normalize
@@ -82,10 +83,18 @@ def game_text_filter(text: Any, slug: str | None = None) -> str:
     return translate_game_text(slug or "", str(text), current_language())
 
 
+def seat_name_filter(seat: Any, slug: str | None = None) -> str:
+    """Jinja filter: a seat as the game names it in the current language ("RED" -> "Vermelho")."""
+    if not seat:
+        return ""
+    return gametext.render(slug or "", name("seat", str(seat)), current_language())
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", TRANSLATIONS)
     Babel(app, locale_selector=select_locale)
     app.jinja_env.filters["game_text"] = game_text_filter
+    app.jinja_env.filters["seat_name"] = seat_name_filter
     app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES,
                                  languages=LANGUAGES)

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from app.db import get_engine
 from app.games import all_games, get_rules
 from app.games.base import step_rng
+from app.games.text import name
 from app.mail import build_message
 from app.models import OutboxMail
 from tests.platform.helpers import csrf_of, game_row, path_of, step_of
@@ -48,5 +49,5 @@ def test_game_plays_through_the_web_and_mails_a_readable_report(app, client, run
         msg = build_message(s, mails[0])
     pdf = next(p for p in msg.iter_attachments() if p.get_content_type() == "application/pdf").get_content()
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-    assert f"turn report for {me['seat']}" in text
+    assert f"turn report for {rules.text.english(name('seat', me['seat']))}" in text
     assert "What you owe next" in text
