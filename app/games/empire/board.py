@@ -34,6 +34,11 @@ def _t(x: float, y: float, text: str, size: int = 13, weight: str = "normal",
             f"{escape(text)}</text>")
 
 
+def _fit(text: str, size: int, width: float) -> int:
+    """A font size at most ``size`` at which ``text`` fits ``width`` (bold Helvetica averages under 0.64 em)."""
+    return max(8, min(size, int(width / (0.64 * max(len(text), 1)))))
+
+
 def _troop_label(t: dict[str, Any], tr: Render) -> str:
     mark = tr(name("mode_short", t["mode"]))
     if t.get("target"):
@@ -49,14 +54,16 @@ def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float, t
                f'stroke="#000" stroke-width="{2.5 if p.get("centre") else 1.2}"/>')
     out.append(f'<rect x="{x + 4}" y="{y + 4}" width="{CELL_W - 8}" height="40" rx="4" '
                'fill="#fff" fill-opacity="0.85"/>')
-    out.append(_t(x + 8, y + 20, f"{p['id']} {tr(p['name'])}", 15, "bold"))
+    title = f"{p['id']} {tr(p['name'])}"
+    out.append(_t(x + 8, y + 20, title, _fit(title, 15, CELL_W - 16), "bold"))
     prod = f"{tr(name('resource', p['res']))} {p['amount']}" + ("+1" if p.get("building") == "INF" else "")
-    out.append(_t(x + CELL_W - 8, y + 20, prod, 12, anchor="end"))
+    out.append(_t(x + 8, y + CELL_H - 9, prod, 12))
     owner = tr(name("colour", colour)) if colour else tr(msg("board.neutral"))
     tags = [owner]
     if p.get("centre"):
         tags.append(tr(msg("board.centre", colour=name("colour", p["centre"]))))
-    out.append(_t(x + 8, y + 38, " | ".join(tags), 12, "bold" if colour else "normal",
+    tag_line = " | ".join(tags)
+    out.append(_t(x + 8, y + 38, tag_line, _fit(tag_line, 12, CELL_W - 16), "bold" if colour else "normal",
                   fill=INK.get(colour or "", "#333")))
     badges = [tr(b) for b in (name("board.building", p["building"]) if p.get("building") else None,
                               msg("board.pact") if p.get("peace") else None) if b]

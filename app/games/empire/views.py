@@ -7,7 +7,8 @@ from typing import Any
 from app.games.empire import data
 from app.games.empire.prompts import owed_seats
 from app.games.empire.state import State, controlled, round_order, troops_of
-from app.games.empire.text import province, tribute_name
+from app.games.empire.text import amount, province, tribute_name
+from app.games.empire.text import card as card_label
 from app.games.text import name
 
 
@@ -34,6 +35,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             "heavy": sum(state["troops"][t]["kind"] == "H" for t in mine),
             "eliminated": pl["eliminated"], "objective_count": len(pl["objectives"]),
             "setback": None if card is None else {"card": card, "name": name("card", card[:3]),
+                                                  "label": card_label(card),
                                                   "text": name("card_text", card[:3])},
             "effects": list(pl["effects"]),
         })
@@ -48,7 +50,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     troops = [{"id": t, "owner": v["owner"], "colour": colour[v["owner"]], "kind": v["kind"],
                "province": v["province"], "mode": v["mode"], "target": v.get("target")}
               for t, v in state["troops"].items()]
-    offers = [dict(o, from_colour=colour[o["from"]], to_colour=colour.get(o["to"]) if o["to"] else None)
+    offers = [dict(o, from_colour=colour[o["from"]], to_colour=colour.get(o["to"]) if o["to"] else None,
+                   give_amount=amount(o["give_n"], o["give"]), get_amount=amount(o["get_n"], o["get"]))
               for o in state["offers"] if o["to"] is None or seat in (o["from"], o["to"])]
     props = [dict(p, from_colour=colour[p["from"]], to_colour=colour[p["to"]], province_name=province(p["province"]))
              for p in state["pact_props"] if seat in (p["from"], p["to"])]
