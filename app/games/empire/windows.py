@@ -1,8 +1,8 @@
 """Order windows: check a submission line by line and apply it.
 
 Each ``apply_<window>(state, seat, lines)`` works on a state it may change
-(a scratch copy when validating) and returns the list of errors, each
-``"'LINE': Ecode message"``.  A submission with any error is rejected as a
+(a scratch copy when validating) and returns the list of errors, each the
+message ``refuse.line`` (``'LINE': Ecode message``, see ``text.py``).  A submission with any error is rejected as a
 whole (E007).
 """
 
@@ -128,7 +128,7 @@ def _stock(res: dict[str, int]) -> Any:
 
 
 def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
-                log: list[str] | None = None) -> list[Error]:
+                log: list[Any] | None = None) -> list[Error]:
     errors: list[Error] = []
     pl = state["players"][seat]
     res = pl["res"]
