@@ -17,9 +17,9 @@ import pytest
 from app.i18n.games import catalog, translate_game_text
 from app.i18n.scan import engine_messages, shape_of
 
-GAMES = ("dual_powers", "conquest", "empire")  # duel speaks in message ids: tests/i18n/test_duel_text.py
+GAMES = ("dual_powers", "conquest")  # duel and empire speak in message ids: tests/i18n/test_<slug>_text.py
 #: how many engine messages of each game have no catalogue entry yet (may only go down)
-KNOWN_MISSING = {"dual_powers": 0, "conquest": 0, "empire": 0}
+KNOWN_MISSING = {"dual_powers": 0, "conquest": 0}
 
 
 def _shapes(slug: str) -> set[str]:
@@ -100,7 +100,7 @@ def test_unknown_text_stays_english():
 
 @pytest.mark.parametrize(("slug", "seed", "options"), [
     ("dual_powers", 7, {}), ("dual_powers", 11, {}), ("dual_powers", 3, {"solo": True}), ("dual_powers", 5, {"solo": True}),
-    ("conquest", 1, {}), ("conquest", 2, {}), ("empire", 1, {}), ("empire", 2, {}),
+    ("conquest", 1, {}), ("conquest", 2, {}),
 ])
 def test_real_games_are_translated(slug, seed, options):
     """Play random games: every event, prompt title, text and form label has a Greek translation."""
@@ -171,8 +171,6 @@ KNOWN_SVG_ENGLISH = {
     "conquest": {"G = P# Grey  K = P# Black  R = P# Red  C = P# Ochre   — land  - - sea  ·· air  ≈ map edge  ■ = # armies",
                  "O = P# Olive  G = P# Grey  K = P# Black  R = P# Red  C = P# Ochre  B = P# Blue   — land  - - sea  ·· air  "
                  "≈ map edge  ■ = # armies"},
-    "empire": {"# Bluehold", "# Eastgold", "# Eastmarch", "# Eastquarry", "# Eastwood", "# Greenhold", "# Redhold",
-               "# Westgold", "# Westmarch", "# Westquarry", "# Westwood", "# Yellowhold"},
 }
 
 

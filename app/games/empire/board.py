@@ -7,6 +7,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from app.games.empire.text import TEXT, tribute_name
+from app.games.text import Render, msg, name
+
 CELL_W, CELL_H, GAP, PAD = 196, 178, 8, 10
 TINT = {"BLUE": "#cfe0ff", "GREEN": "#d4f2d0", "YELLOW": "#fff3b0", "RED": "#ffd3cf"}
 INK = {"BLUE": "#1f4fa8", "GREEN": "#1d7a2a", "YELLOW": "#8a6d00", "RED": "#a82a1f"}
@@ -16,8 +19,12 @@ PATTERN = {
     "YELLOW": '<path d="M0 4 H8" stroke="#8a6d00" stroke-width="1"/>',
     "RED": '<path d="M0 0 L8 8 M0 8 L8 0" stroke="#a82a1f" stroke-width="0.8"/>',
 }
-MODE_MARK = {"ATTACK": "ATK", "DEFENCE": "DEF", "CONQUEST": "CON"}
-SHORT = {"GOLD": "Gd", "WOOD": "Wd", "STONE": "St", "IRON": "Ir", "FOOD": "Fd", "POP": "Pop"}
+MODES = ["ATTACK", "DEFENCE", "CONQUEST"]
+SHORT = ["GOLD", "WOOD", "STONE", "IRON", "FOOD", "POP"]
+
+
+def _english(text: Any) -> str:
+    return TEXT.english(text)
 
 
 def _t(x: float, y: float, text: str, size: int = 13, weight: str = "normal",
@@ -27,14 +34,19 @@ def _t(x: float, y: float, text: str, size: int = 13, weight: str = "normal",
             f"{escape(text)}</text>")
 
 
-def _troop_label(t: dict[str, Any]) -> str:
-    mark = MODE_MARK.get(t["mode"], t["mode"])
+def _fit(text: str, size: int, width: float) -> int:
+    """A font size at most ``size`` at which ``text`` fits ``width`` (bold Helvetica averages under 0.64 em)."""
+    return max(8, min(size, int(width / (0.64 * max(len(text), 1)))))
+
+
+def _troop_label(t: dict[str, Any], tr: Render) -> str:
+    mark = tr(name("mode_short", t["mode"]))
     if t.get("target"):
         mark += ">" + t["target"][0]
     return f"{t['id']} {mark}"
 
 
-def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float) -> list[str]:
+def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float, tr: Render) -> list[str]:
     out = []
     colour = p.get("owner_colour")
     fill = f"url(#pat-{colour})" if colour else "#ffffff"
@@ -42,16 +54,19 @@ def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float) -
                f'stroke="#000" stroke-width="{2.5 if p.get("centre") else 1.2}"/>')
     out.append(f'<rect x="{x + 4}" y="{y + 4}" width="{CELL_W - 8}" height="40" rx="4" '
                'fill="#fff" fill-opacity="0.85"/>')
-    out.append(_t(x + 8, y + 20, f"{p['id']} {p['name']}", 15, "bold"))
-    prod = f"{p['res']} {p['amount']}" + ("+1" if p.get("building") == "INF" else "")
-    out.append(_t(x + CELL_W - 8, y + 20, prod, 12, anchor="end"))
-    owner = colour or "neutral"
+    title = f"{p['id']} {tr(p['name'])}"
+    out.append(_t(x + 8, y + 20, title, _fit(title, 15, CELL_W - 16), "bold"))
+    prod = f"{tr(name('resource', p['res']))} {p['amount']}" + ("+1" if p.get("building") == "INF" else "")
+    out.append(_t(x + 8, y + CELL_H - 9, prod, 12))
+    owner = tr(name("colour", colour)) if colour else tr(msg("board.neutral"))
     tags = [owner]
     if p.get("centre"):
-        tags.append(f"centre ({p['centre'].title()})")
-    out.append(_t(x + 8, y + 38, " | ".join(tags), 12, "bold" if colour else "normal",
+        tags.append(tr(msg("board.centre", colour=name("colour", p["centre"]))))
+    tag_line = " | ".join(tags)
+    out.append(_t(x + 8, y + 38, tag_line, _fit(tag_line, 12, CELL_W - 16), "bold" if colour else "normal",
                   fill=INK.get(colour or "", "#333")))
-    badges = [b for b in (p.get("building"), "PACT" if p.get("peace") else None) if b]
+    badges = [tr(b) for b in (name("board.building", p["building"]) if p.get("building") else None,
+                              msg("board.pact") if p.get("peace") else None) if b]
     for i, b in enumerate(badges):
         bx = x + CELL_W - 8 - 52 * (i + 1) + 4
         out.append(f'<rect x="{bx}" y="{y + CELL_H - 22}" width="48" height="17" fill="#000" rx="3"/>')
@@ -61,7 +76,7 @@ def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float) -
         rows = []
         for colour in sorted({t["colour"] for t in troops}):
             mine = [t for t in troops if t["colour"] == colour]
-            counts = [f"{sum(t['mode'] == m for t in mine)} {MODE_MARK[m]}" for m in MODE_MARK
+            counts = [f"{sum(t['mode'] == m for t in mine)} {tr(name('mode_short', m))}" for m in MODES
                       if any(t["mode"] == m for t in mine)]
             heavy = sum(t["kind"] == "H" for t in mine)
             rows.append((colour, f"{colour[0]}: " + ", ".join(counts) + (f" ({heavy}H)" if heavy else "")))
@@ -79,18 +94,20 @@ def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float) -
     else:
         for i, row in enumerate(pairs):
             for j, t in enumerate(row):
-                out.append(_t(x + 10 + j * 92, box_y + 16 + 16 * i, _troop_label(t), 12,
+                out.append(_t(x + 10 + j * 92, box_y + 16 + 16 * i, _troop_label(t, tr), 12,
                               "bold" if t["kind"] == "H" else "normal", fill=INK.get(t["colour"], "#000")))
     return out
 
 
-def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
+def board_svg(view: dict[str, Any], seat: str | None = None, tr: Render | None = None) -> str:
+    """The board; ``tr`` renders a message in the reader's language (English by default)."""
+    tr = tr or _english
     width = PAD * 2 + 4 * CELL_W + 3 * GAP
     map_h = PAD + 3 * CELL_H + 2 * GAP
     players = view.get("players", [])
     height = map_h + 54 + 22 * (len(players) + 1) + PAD
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-label="Empire map, round {view.get("round")}">', "<defs>"]
+           f'role="img" aria-label="{escape(tr(msg("board.aria", round=view.get("round"))))}">', "<defs>"]
     for colour, body in PATTERN.items():
         out.append(f'<pattern id="pat-{colour}" width="8" height="8" patternUnits="userSpaceOnUse">'
                    f'<rect width="8" height="8" fill="{TINT[colour]}"/>{body}</pattern>')
@@ -103,15 +120,14 @@ def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
         row, col = divmod(p["id"] - 1, 4)
         x = PAD + col * (CELL_W + GAP)
         y = PAD + row * (CELL_H + GAP)
-        out += _cell(p, by_prov.get(p["id"], []), x, y)
+        out += _cell(p, by_prov.get(p["id"], []), x, y, tr)
     y0 = map_h + 24
-    title = f"Round {view.get('round')} - turn {view.get('turn')} - tribute {view.get('tribute') or '?'}"
+    title = tr(msg("board.title", round=view.get("round"), turn=view.get("turn"),
+                   tribute=tribute_name(view.get("tribute"))))
     out.append(_t(PAD, y0 - 4, title, 13, "bold"))
-    legend = ("ATK attack, DEF defence, CON conquest, >X target, bold = heavy; "
-              "provinces sharing an edge are adjacent")
-    out.append(_t(PAD, y0 + 12, legend, 11))
+    out.append(_t(PAD, y0 + 12, tr(msg("board.legend")), 11))
     y0 += 14
-    cols = ["Player", "Gd", "Wd", "St", "Ir", "Fd", "Pop", "Prov", "Troops", "Spoils", "Trade", "Setback"]
+    cols = [tr(msg(f"board.col.{c}")) for c in ["player", *SHORT, "prov", "troops", "spoils", "trade", "setback"]]
     xs = [PAD, 150, 195, 240, 285, 330, 375, 425, 480, 545, 605, 660]
     for cx, c in zip(xs, cols, strict=True):
         out.append(_t(cx, y0 + 22, c, 12, "bold"))
@@ -119,10 +135,15 @@ def board_svg(view: dict[str, Any], seat: str | None = None) -> str:
         yy = y0 + 44 + 22 * i
         out.append(f'<rect x="{PAD}" y="{yy - 13}" width="14" height="14" fill="url(#pat-{pl["colour"]})" '
                    'stroke="#000"/>')
-        name = pl["colour"] + (" (you)" if pl["seat"] == seat else "") + (" out" if pl["eliminated"] else "")
-        cells = [name] + [str(pl["res"][r]) for r in SHORT] + [
+        who: Any = name("colour", pl["colour"])
+        if pl["seat"] == seat:
+            who = msg("board.you", seat=who)
+        if pl["eliminated"]:
+            who = msg("board.out", seat=who)
+        setback = pl["setback"]
+        cells = [tr(who)] + [str(pl["res"][r]) for r in SHORT] + [
             str(pl["provinces"]), f"{pl['troops']} ({pl['heavy']}H)", str(pl["spoils"]),
-            str(pl["trade_markers"]), (pl["setback"] or {}).get("name", "-")]
+            str(pl["trade_markers"]), tr(setback["name"]) if setback else "-"]
         for j, (cx, c) in enumerate(zip(xs, cells, strict=True)):
             out.append(_t(cx + (20 if j == 0 else 0), yy, c, 12, "bold" if j == 0 else "normal"))
     out.append("</svg>")

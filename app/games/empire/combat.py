@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.empire import data
-from app.games.empire.state import State, ev, name, owner, pact_covers, round_order
+from app.games.empire.state import State, ev, name, owner, pact_covers, round_order, who
+from app.games.empire.text import joined, province
+from app.games.text import msg
 
 FACE = {-1: "-", 0: "0", 1: "+"}
 
@@ -19,6 +20,11 @@ def roll4df(rng: random.Random) -> list[int]:
 def show(dice: list[int]) -> str:
     total = sum(dice)
     return "[" + " ".join(FACE[d] for d in dice) + f"]={total:+d}"
+
+
+def _mods(heavy: int, fog: int) -> Any:
+    """``+1 heavy -1 fog`` (either, both or none)."""
+    return joined(([msg("combat.heavy")] if heavy else []) + ([msg("combat.fog")] if fog else []))
 
 
 def _removal_key(state: State, tid: str) -> tuple[int, int]:
@@ -54,8 +60,8 @@ def combat(state: State, rng: random.Random) -> list[dict[str, Any]]:
                 y = want or max(enemies, key=lambda s: (len(_in(state, s, p)), -after_x.index(s)))
                 if y not in dice:
                     dice[y] = roll4df(rng)
-                    events.append(ev(f"Combat in {data.province_label(p)}: {name(state, y)} rolls defence "
-                                     f"{show(dice[y])} against {name(state, x)}.",
+                    events.append(ev(msg("event.defence_roll", province=province(p), seat=who(state, y),
+                                         dice=show(dice[y]), attacker=who(state, x)),
                                      roll=dice[y], province=p))
                 roll = roll4df(rng)
                 heavy = 1 if state["troops"][a]["kind"] == "H" else 0
@@ -65,18 +71,20 @@ def combat(state: State, rng: random.Random) -> list[dict[str, Any]]:
                 morale = -1 if "S12" in state["players"][y]["effects"] else 0
                 dfn = sum(dice[y]) + k + wall + morale
                 net = atk - max(0, dfn)
-                mods = f"{'+1 heavy ' if heavy else ''}{'-1 fog ' if fog else ''}".strip()
-                text = (f"{a} attacks {name(state, y)} in {data.province_label(p)}: {show(roll)}"
-                        f"{' ' + mods if mods else ''} = {atk} against defence {dfn} "
-                        f"(dice {sum(dice[y]):+d}, {k} in Defence{', Wall' if wall else ''}"
-                        f"{', low morale' if morale else ''}): net {net}")
+                mods = _mods(heavy, fog)
+                detail = joined([msg("combat.detail", dice=f"{sum(dice[y]):+d}", n=k)]
+                                + ([msg("combat.wall")] if wall else [])
+                                + ([msg("combat.low_morale")] if morale else []), "join.comma")
                 if net >= 1:
                     victim = min(_in(state, y, p), key=lambda t: _removal_key(state, t))
                     del state["troops"][victim]
                     state["players"][x]["spoils"] += 1
-                    text += f"; {victim} is removed and {name(state, x)} gains 1 war spoils."
+                    result = msg("combat.removed", troop=victim, seat=who(state, x))
                 else:
-                    text += "; no effect."
+                    result = msg("combat.no_effect")
+                args = {"troop": a, "seat": who(state, y), "province": province(p), "roll": show(roll),
+                        "atk": atk, "dfn": dfn, "detail": detail, "net": net, "result": result}
+                text = msg("event.attack_mods", mods=mods, **args) if mods else msg("event.attack", **args)
                 events.append(ev(text, roll=roll, province=p))
         # Step B: conquests
         for p in range(1, 13):
@@ -85,12 +93,12 @@ def combat(state: State, rng: random.Random) -> list[dict[str, Any]]:
             if not conq or ctrl == x:
                 continue
             if any(v["province"] == p and v["owner"] != x for v in state["troops"].values()):
-                events.append(ev(f"{name(state, x)}'s conquest of {data.province_label(p)} is skipped: "
-                                 "defended.", province=p))
+                events.append(ev(msg("event.conquest_defended", seat=who(state, x), province=province(p)),
+                                 province=p))
                 continue
             if ctrl is not None and pact_covers(state, x, ctrl, p):
-                events.append(ev(f"{name(state, x)}'s conquest of {data.province_label(p)} is skipped: "
-                                 "pact.", province=p))
+                events.append(ev(msg("event.conquest_pact", seat=who(state, x), province=province(p)),
+                                 province=p))
                 continue
             roll = roll4df(rng)
             heavy = 1 if any(state["troops"][t]["kind"] == "H" for t in conq) else 0
@@ -101,13 +109,14 @@ def combat(state: State, rng: random.Random) -> list[dict[str, Any]]:
                      + (-1 if ctrl is None else 0))
             loc = sum(local) + bonus
             net = con - max(0, loc)
-            text = (f"{name(state, x)} tries to conquer {data.province_label(p)}: {show(roll)}"
-                    f"{' +1 heavy' if heavy else ''}{' -1 fog' if fog else ''} = {con} against local "
-                    f"population {show(local)} {bonus:+d} = {loc}: net {net}")
             if net >= 1:
                 prov["owner"] = x
-                text += f"; {name(state, x)} now controls {data.province_label(p)}."
+                result = msg("combat.conquered", seat=who(state, x), province=province(p))
             else:
-                text += "; it fails."
+                result = msg("combat.fails")
+            mods = _mods(heavy, fog)
+            args = {"seat": who(state, x), "province": province(p), "roll": show(roll), "con": con,
+                    "local": show(local), "bonus": f"{bonus:+d}", "loc": loc, "net": net, "result": result}
+            text = msg("event.conquest_mods", mods=mods, **args) if mods else msg("event.conquest", **args)
             events.append(ev(text, roll=roll, local=local, province=p))
     return events

@@ -2,7 +2,9 @@
 
 Everything the source post does not give (map, production, tribute die,
 market, the 40 setback cards, the 8 objectives, starting stock, round limits)
-lives here so that it can be replaced without touching the rules code.
+lives here so that it can be replaced without touching the rules code.  The
+names and texts below are the spec's reference; what players read comes from
+the catalogue (``text.py``: ``province.*``, ``card.*``, ``objective.*``).
 
 Notes on the original post (seed 004) against the spec:
 
@@ -152,8 +154,3 @@ DEADLINES = {
 }
 
 MODES = ["ATTACK", "DEFENCE", "CONQUEST"]
-
-
-def province_label(p: int) -> str:
-    """``6 (Westgold)``."""
-    return f"{p} ({PROVINCES[p]['name']})"

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.games.base import InvalidOrder
 from app.games.empire.data import COLOUR_LETTER, RESOURCES
+from app.games.empire.text import TEXT, joined
 
 KINDS = ["PROPOSE", "ANSWER", "ADMIN", "LOSE", "ROUTE", "PAY", "PASS"]
 OP_KIND = {
@@ -31,36 +32,36 @@ MAX_TEXT = 5000
 
 
 def _bad(line: str) -> InvalidOrder:
-    return InvalidOrder(f"E002 Unrecognised order: {line}.")
+    return TEXT.unreadable("unreadable.E002", line=line)
 
 
 def _qty(tok: str) -> int:
     if not re.fullmatch(r"[0-9]{1,4}", tok) or int(tok) < 1:
-        raise InvalidOrder(f"E006 Quantity must be a whole number >= 1 (got {tok}).")
+        raise TEXT.unreadable("unreadable.E006", got=tok)
     return int(tok)
 
 
 def _prov(tok: str) -> int:
     if not re.fullmatch(r"[0-9]{1,2}", tok) or not 1 <= int(tok) <= 12:
-        raise InvalidOrder(f"E003 Unknown province {tok} (use 1-12).")
+        raise TEXT.unreadable("unreadable.E003", got=tok)
     return int(tok)
 
 
 def _res(tok: str) -> str:
     if tok not in RESOURCES:
-        raise InvalidOrder(f"E005 Unknown resource {tok}.")
+        raise TEXT.unreadable("unreadable.E005", got=tok)
     return tok
 
 
 def _player(tok: str) -> str:
     if tok not in COLOUR_LETTER:
-        raise InvalidOrder(f"E305 Must name another active player (got {tok}).")
+        raise TEXT.unreadable("unreadable.E305", got=tok)
     return tok
 
 
 def _troop(tok: str) -> str:
     if not TROOP_RE.match(tok):
-        raise InvalidOrder(f"E004 Troop {tok} does not exist or is not yours.")
+        raise TEXT.unreadable("unreadable.E004", got=tok)
     return tok
 
 
@@ -156,7 +157,7 @@ def format_line(d: dict[str, Any]) -> str:
         return f"TRIBUTE SIMPLE {d['res'][0]} {d['res'][1]}"
     if op == "PAY":
         return "PAY " + (" ".join(d["res"]) if d["res"] else "NONE")
-    raise InvalidOrder(f"E002 Unrecognised order: {op}.")
+    raise TEXT.unreadable("unreadable.E002", line=str(op))
 
 
 def split_lines(text: str) -> list[str]:
@@ -166,7 +167,7 @@ def split_lines(text: str) -> list[str]:
 def parse_lines(text: str) -> list[dict[str, Any]]:
     """Lines of a text (PASS lines are dropped); every error listed at once."""
     if len(text) > MAX_TEXT:
-        raise InvalidOrder("E002 That order text is too long.")
+        raise TEXT.unreadable("unreadable.too_long")
     out, errors = [], []
     for raw in split_lines(text):
         if raw.upper() == "PASS":
@@ -174,38 +175,37 @@ def parse_lines(text: str) -> list[dict[str, Any]]:
         try:
             out.append(parse_line(raw))
         except InvalidOrder as exc:
-            errors.append(f"'{raw}': {exc}")
+            errors.append(TEXT.unreadable("unreadable.line", line=raw, why=exc.message).msg)
     if errors:
-        raise InvalidOrder("E007 Submission rejected; your previous orders (if any) stay in force. "
-                           + " ".join(errors))
+        raise TEXT.unreadable("unreadable.rejected", errors=joined(errors))
     return out
 
 
 def parse(text: Any) -> dict[str, Any]:
     """``ADMIN: MOVE B-S1 6; MODE B-S1 ATTACK`` -> an order dict."""
     if not isinstance(text, str) or not text.strip() or "\x00" in text:
-        raise InvalidOrder("E002 Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'.")
+        raise TEXT.unreadable("unreadable.empty")
     body = text.strip()
     kind = None
     m = re.match(r"^([A-Za-z]+)\s*:(.*)$", body, re.S)
     if m:
         kind = m.group(1).upper()
         if kind not in KINDS:
-            raise InvalidOrder(f"E002 Unknown order window {m.group(1)}.")
+            raise TEXT.unreadable("unreadable.unknown_window", got=m.group(1))
         body = m.group(2)
     lines = parse_lines(body)
     kinds = {OP_KIND[x["op"]] for x in lines}
     if len(kinds) > 1:
-        raise InvalidOrder("E002 One order set may not mix windows: " + ", ".join(sorted(kinds)) + ".")
+        raise TEXT.unreadable("unreadable.mixed", windows=", ".join(sorted(kinds)))
     if kind is None:
         if not lines:
             if body.strip().upper() != "PASS":
-                raise InvalidOrder("E002 Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'.")
+                raise TEXT.unreadable("unreadable.empty")
             kind = "PASS"
         else:
             kind = kinds.pop()
     elif kinds and kinds != {kind} or (kind == "PASS" and lines):
-        raise InvalidOrder(f"E002 These lines do not belong to the {kind} window.")
+        raise TEXT.unreadable("unreadable.other_window", kind=kind)
     return {"type": kind, "lines": lines}
 
 
@@ -222,21 +222,21 @@ def canonical(order: Any) -> dict[str, Any]:
     """Any accepted order shape (notation dict, or a form's string fields) as
     ``{"type", "lines"}``; raises ``InvalidOrder`` for anything unreadable."""
     if not isinstance(order, dict) or order.get("type") not in KINDS:
-        raise InvalidOrder("E002 Unrecognised order; choose an order set from the form.")
+        raise TEXT.unreadable("unreadable.not_an_order")
     kind = order["type"]
     if "lines" in order:
         lines = order["lines"]
         if not isinstance(lines, list) or len(lines) > 80 or set(order) != {"type", "lines"}:
-            raise InvalidOrder("E002 Unrecognised order set.")
+            raise TEXT.unreadable("unreadable.bad_set")
         out = []
         for d in lines:
             try:
                 text = format_line(d)
                 again = parse_line(text)
             except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-                raise InvalidOrder(f"E002 Unrecognised order line {d!r}.") from exc
+                raise TEXT.unreadable("unreadable.bad_line", line=repr(d)) from exc
             if again != d:
-                raise InvalidOrder(f"E002 Unrecognised order line {d!r}.")
+                raise TEXT.unreadable("unreadable.bad_line", line=repr(d))
             out.append(again)
     else:
         texts = []
@@ -245,7 +245,7 @@ def canonical(order: Any) -> dict[str, Any]:
         out = parse_lines(";".join(texts))
     for d in out:
         if kind == "PASS" or OP_KIND[d["op"]] != kind:
-            raise InvalidOrder(f"E002 {format_line(d)} does not belong to the {kind} window.")
+            raise TEXT.unreadable("unreadable.line_window", line=format_line(d), kind=kind)
     return {"type": kind, "lines": out}
 
 
@@ -253,23 +253,23 @@ def field_lines(key: Any, val: Any) -> list[str]:
     """Notation lines of one submitted form field (see ``prompts``)."""
     k = str(key)
     if val == [] and (k == "lose" or k.startswith("lose_for_")):
-        raise InvalidOrder("E701 Tick the troops to remove (or choose 'Do not choose').")
+        raise TEXT.unreadable("unreadable.tick")
     if val is None or val == "" or val is False or val == 0 or val == []:
         return []
     if isinstance(val, bool):
-        raise InvalidOrder(f"E002 Unrecognised value for {k}.")
+        raise TEXT.unreadable("unreadable.bad_value", field=k)
     if isinstance(val, int):
         if val < 0:
-            raise InvalidOrder(f"E006 Quantity must be a whole number >= 1 ({k}).")
+            raise TEXT.unreadable("unreadable.negative", field=k)
         if k == "route_gold":
             return [f"ROUTE GOLD {val}"]
         if k.startswith("troops_"):
             return [f"ROUTE TROOPS {val} AT {k[7:]}"]
-        raise InvalidOrder(f"E002 Unrecognised value for {k}.")
+        raise TEXT.unreadable("unreadable.bad_value", field=k)
     if isinstance(val, list) and val and all(isinstance(v, str) for v in val):
         val = " ".join(val)
     if not isinstance(val, str):
-        raise InvalidOrder(f"E002 Unrecognised value for {k}.")
+        raise TEXT.unreadable("unreadable.bad_value", field=k)
     m = re.match(r"^\s*([A-Za-z]+)\s*:(.*)$", val, re.S)
     if m and m.group(1).upper() in KINDS:
         val = m.group(2)

@@ -16,12 +16,14 @@ from app.games.empire.state import (
     has_effect,
     left_of,
     lose,
-    name,
     right_of,
     round_order,
     troops_of,
+    who,
 )
+from app.games.empire.text import amount, amounts, card, codes, objective, province, tribute_name
 from app.games.empire.windows import open_to
+from app.games.text import listing, msg, name
 
 Events = list[dict[str, Any]]
 
@@ -31,8 +33,8 @@ def start_round(state: State, rng: random.Random) -> Events:
     roll = rng.randint(1, 6)
     state["tribute"] = data.TRIBUTE_DIE[roll]
     state["tribute_roll"] = roll
-    events = [ev(f"Round {state['round']} begins; {name(state, state['first'])} plays first. "
-                 f"Turn 1: the tribute die shows {roll}: tribute is {state['tribute']}.", roll=roll)]
+    events = [ev(msg("event.round_start", round=state["round"], first=who(state, state["first"]),
+                     roll=roll, tribute=tribute_name(state["tribute"])), roll=roll)]
     events += produce(state)
     state["phase"] = "T3A"
     return events
@@ -55,8 +57,7 @@ def produce(state: State) -> Events:
         for r, n in gained.items():
             res[r] += n
         if gained:
-            text = ", ".join(f"{n} {r}" for r, n in gained.items())
-            events.append(ev(f"Turn 2: {name(state, seat)} produces {text}."))
+            events.append(ev(msg("event.produce", seat=who(state, seat), what=amounts(gained))))
     return events
 
 
@@ -65,12 +66,15 @@ def after_proposals(state: State) -> Events:
     events = []
     for o in state["offers"]:
         to = o["to"]
-        text = (f"{name(state, o['from'])} offers {o['id']}: GIVE {o['give_n']} {o['give']} "
-                f"GET {o['get_n']} {o['get']}" + (f" to {name(state, to)}." if to else " to everyone."))
+        give, get = amount(o["give_n"], o["give"]), amount(o["get_n"], o["get"])
+        text = (msg("event.offer_to", seat=who(state, o["from"]), id=o["id"], give=give, get=get,
+                    to=who(state, to)) if to else
+                msg("event.offer_all", seat=who(state, o["from"]), id=o["id"], give=give, get=get))
         events.append(ev(text, [o["from"], to] if to else None))
     for p in state["pact_props"]:
-        events.append(ev(f"{name(state, p['from'])} proposes pact {p['id']} to {name(state, p['to'])} "
-                         f"for {data.province_label(p['province'])}.", [p["from"], p["to"]]))
+        events.append(ev(msg("event.pact_proposed", seat=who(state, p["from"]), id=p["id"],
+                             to=who(state, p["to"]), province=province(p["province"])),
+                         [p["from"], p["to"]]))
     state["answers"] = {}
     state["phase"] = "T3B"
     if not any(open_to(state, s)[0] or open_to(state, s)[1] for s in active(state)):
@@ -90,7 +94,7 @@ def resolve_diplomacy(state: State) -> Events:
             answered = [s for s in order if o["id"] in answers.get(s, {})]
             parties = [proposer] + answered if o["to"] is None else [proposer, o["to"]]
             if pres[o["give"]] < o["give_n"]:
-                events.append(ev(f"Offer {o['id']} fails: proposer lacks resources.", parties))
+                events.append(ev(msg("event.offer_lacks", id=o["id"]), parties))
                 continue
             partner = None
             walk, cur = [], proposer
@@ -103,19 +107,19 @@ def resolve_diplomacy(state: State) -> Events:
                     break
             if partner is None:
                 if accepters:
-                    events.append(ev(f"Offer {o['id']} fails: no acceptor holds "
-                                     f"{o['get_n']} {o['get']} any more.", parties))
+                    events.append(ev(msg("event.offer_no_acceptor", id=o["id"],
+                                         get=amount(o["get_n"], o["get"])), parties))
                 else:
-                    events.append(ev(f"Offer {o['id']} is not taken (declined or unanswered).",
-                                     parties))
+                    events.append(ev(msg("event.offer_not_taken", id=o["id"]), parties))
                 continue
             sres = state["players"][partner]["res"]
             pres[o["give"]] -= o["give_n"]
             sres[o["give"]] += o["give_n"]
             sres[o["get"]] -= o["get_n"]
             pres[o["get"]] += o["get_n"]
-            events.append(ev(f"Trade {o['id']}: {name(state, proposer)} gives {o['give_n']} {o['give']} "
-                             f"to {name(state, partner)} for {o['get_n']} {o['get']}."))
+            events.append(ev(msg("event.trade", id=o["id"], seat=who(state, proposer),
+                                 give=amount(o["give_n"], o["give"]), partner=who(state, partner),
+                                 get=amount(o["get_n"], o["get"]))))
             for a, b in ((proposer, partner), (partner, proposer)):
                 pl = state["players"][a]
                 if not pl["trade_round"]:
@@ -123,18 +127,17 @@ def resolve_diplomacy(state: State) -> Events:
                     pl["trade"].append(b)
             for s in accepters:
                 if s != partner:
-                    events.append(ev(f"Offer {o['id']} was taken by {name(state, partner)}.", [s]))
+                    events.append(ev(msg("event.offer_taken", id=o["id"], partner=who(state, partner)), [s]))
     for proposer in order:
         for p in [x for x in state["pact_props"] if x["from"] == proposer]:
             q = answers.get(p["to"], {}).get(p["id"])
             if q:
                 state["pacts"].append({"id": p["id"], "parties": [proposer, p["to"]],
                                        "provinces": [p["province"], q]})
-                events.append(ev(f"Pact {p['id']}: {name(state, proposer)} and {name(state, p['to'])} "
-                                 f"protect {data.province_label(p['province'])} and "
-                                 f"{data.province_label(q)} from each other this round."))
+                events.append(ev(msg("event.pact", id=p["id"], a=who(state, proposer), b=who(state, p["to"]),
+                                     p=province(p["province"]), q=province(q))))
             else:
-                events.append(ev(f"Pact {p['id']} was declined by {name(state, p['to'])}.",
+                events.append(ev(msg("event.pact_declined", id=p["id"], to=who(state, p["to"])),
                                  [proposer, p["to"]]))
     state["offers"], state["pact_props"], state["answers"] = [], [], {}
     state["phase"] = "T4"
@@ -149,53 +152,54 @@ def setback(state: State, rng: random.Random) -> Events:
             state["deck"] = list(state["discard"])
             state["discard"] = []
             rng.shuffle(state["deck"])
-            events.append(ev("The setback discard pile is shuffled into a new deck."))
+            events.append(ev(msg("event.deck_shuffled")))
         if not state["deck"]:
             continue
-        card = state["deck"].pop(0)
-        state["revealed"][seat] = card
-        events.append(ev(f"Turn 5: {name(state, seat)} reveals {card} "
-                         f"{data.SETBACKS[card[:3]]['name']}: {apply_setback(state, seat, card[:3])}"))
+        drawn = state["deck"].pop(0)
+        state["revealed"][seat] = drawn
+        events.append(ev(msg("event.setback", seat=who(state, seat), card=card(drawn),
+                             effect=apply_setback(state, seat, drawn[:3]))))
     return events
 
 
-def apply_setback(state: State, seat: str, code: str) -> str:
+def apply_setback(state: State, seat: str, code: str) -> dict[str, Any]:
     pl = state["players"][seat]
     if code in data.SETBACK_LOSSES:
-        lost = [f"{lose(state, seat, r, n)} {r}" for r, n in data.SETBACK_LOSSES[code].items()]
-        return "loses " + ", ".join(lost) + "."
+        lost = [(r, lose(state, seat, r, n)) for r, n in data.SETBACK_LOSSES[code].items()]
+        return msg("effect.loses", what=amounts(lost))
     if code == "S08":
         tid = default_loss(state, seat)
         if tid is None:
-            return "no troop to remove."
+            return msg("effect.no_troop")
         del state["troops"][tid]
-        return f"{tid} deserts."
+        return msg("effect.deserts", troop=tid)
     if code in ("S09", "S10"):
         kind, res = ("INF", "WOOD") if code == "S09" else ("WALL", "STONE")
         provs = [p for p in controlled(state, seat) if state["provinces"][str(p)]["building"] == kind]
         if provs:
             state["provinces"][str(min(provs))]["building"] = None
-            return f"the {kind} in {data.province_label(min(provs))} is destroyed."
-        return f"no {kind}; loses {lose(state, seat, res, 2)} {res}."
+            return msg("effect.destroyed", building=name("building", kind), province=province(min(provs)))
+        return msg("effect.no_building", building=name("building", kind),
+                   what=amount(lose(state, seat, res, 2), res))
     if code == "S13":
         mine = {t["province"] for t in state["troops"].values() if t["owner"] == seat}
         cands = [p for p in controlled(state, seat)
                  if p not in mine and not state["provinces"][str(p)]["centre"]]
         if not cands:
-            return "nothing happens."
+            return msg("effect.nothing")
         state["provinces"][str(max(cands))]["owner"] = None
-        return f"{data.province_label(max(cands))} becomes neutral."
+        return msg("effect.neutral", province=province(max(cands)))
     if code == "S17":
         gone = [x["id"] for x in state["pacts"] if seat in x["parties"]]
         state["pacts"] = [x for x in state["pacts"] if seat not in x["parties"]]
-        return ("pacts cancelled: " + ", ".join(gone) + ".") if gone else "no pact to cancel."
+        return msg("effect.pacts_cancelled", pacts=codes(gone)) if gone else msg("effect.no_pact")
     if code == "S18":
         pl["res"]["FOOD"] += 2
-        return "gains 2 Food."
+        return msg("effect.gains", what=amount(2, "FOOD"))
     if code == "S20":
-        return "no effect."
+        return msg("effect.none")
     pl["effects"].append(code)
-    return str(data.SETBACKS[code]["text"])
+    return name("card_text", code)
 
 
 def maintenance(state: State) -> Events:
@@ -206,24 +210,23 @@ def maintenance(state: State) -> Events:
         food_due = res["POP"] + (2 if has_effect(state, seat, "S15") else 0)
         troops = troops_of(state, seat)
         gold_due = len(troops) + (2 if has_effect(state, seat, "S16") else 0)
-        text = f"Turn 7: {name(state, seat)} "
         if res["FOOD"] >= food_due:
             res["FOOD"] -= food_due
-            text += f"pays {food_due} Food"
+            food: Any = msg("maint.food", paid=amount(food_due, "FOOD"))
         else:
             paid, short = res["FOOD"], food_due - res["FOOD"]
             res["FOOD"] = 0
             lost = min(short, res["POP"])
             res["POP"] -= lost
-            text += f"pays {paid} of {food_due} Food and loses {lost} Pop"
+            food = msg("maint.food_short", paid=paid, due=food_due, lost=amount(lost, "POP"))
         if res["GOLD"] >= gold_due:
             res["GOLD"] -= gold_due
-            text += f", pays {gold_due} Gold."
+            gold: Any = msg("maint.gold", paid=amount(gold_due, "GOLD"))
         else:
             paid, short = res["GOLD"], gold_due - res["GOLD"]
             res["GOLD"] = 0
             owe = min(short, len(troops))
-            text += f", pays {paid} of {gold_due} Gold and must remove {owe} troop(s)"
+            gold = msg("maint.gold_short", paid=paid, due=gold_due, n=owe)
             gone = []
             for tid in state["players"][seat]["losses"]:
                 if owe and tid in state["troops"] and state["troops"][tid]["owner"] == seat:
@@ -231,11 +234,10 @@ def maintenance(state: State) -> Events:
                     gone.append(tid)
                     owe -= 1
             if gone:
-                text += " (standing order: " + ", ".join(gone) + " removed)"
-            text += "."
+                gold = msg("maint.standing", text=gold, troops=codes(gone))
             if owe:
                 state["maint"][seat] = owe
-        events.append(ev(text))
+        events.append(ev(msg("event.maintenance", seat=who(state, seat), food=food, gold=gold)))
     state["phase"] = "T7A" if state["maint"] else "T8"
     return events
 
@@ -269,7 +271,7 @@ def default_losses(state: State, seats: list[str]) -> Events:
             del state["troops"][tid]
             gone.append(tid)
         if gone:
-            events.append(ev(f"Default loss rule: {name(state, seat)} loses " + ", ".join(gone) + "."))
+            events.append(ev(msg("event.default_loss", seat=who(state, seat), troops=codes(gone))))
     state["maint"] = {}
     state["choosers"] = {}
     state["phase"] = "T8"
@@ -278,7 +280,7 @@ def default_losses(state: State, seats: list[str]) -> Events:
 
 # ---------------------------------------------------------------- turn 9 and end of round
 def after_routing(state: State, rng: random.Random) -> Events:
-    events = [ev(f"Turn 9: tribute is {state['tribute']}.")]
+    events = [ev(msg("event.tribute_is", tribute=tribute_name(state["tribute"])))]
     events += tribute.start_payments(state)
     if state["pay_window"]:
         state["phase"] = "T9"
@@ -333,7 +335,7 @@ def end_round(state: State, rng: random.Random) -> Events:
             pl["res"] = {r: 0 for r in data.RESOURCES}
             for tid in troops_of(state, seat):
                 del state["troops"][tid]
-            events.append(ev(f"{name(state, seat)} controls no province and is eliminated."))
+            events.append(ev(msg("event.eliminated", seat=who(state, seat))))
     alive = active(state)
     winners: list[str] = []
     if len(alive) <= 1:
@@ -357,16 +359,16 @@ def end_round(state: State, rng: random.Random) -> Events:
             key = {s: [len(state["players"][s]["completed"])] + tiebreak(state, s) for s in alive}
             best = max(key.values())
             winners = [s for s in alive if key[s] == best]
-            events.append(ev(f"The round limit ({state['options']['round_limit']}) is reached."))
+            events.append(ev(msg("event.round_limit", n=state["options"]["round_limit"])))
     if winners:
         state["phase"] = "over"
         state["winners"] = winners
-        events.append(ev("Game over: " + " and ".join(name(state, s) for s in winners)
-                         + (" win." if len(winners) > 1 else " wins.")))
+        events.append(ev(msg("event.game_over", n=len(winners),
+                             who=listing([who(state, s) for s in winners]))))
         for seat in state["seats"]:
             objs = state["players"][seat]["objectives"]
-            events.append(ev(f"{name(state, seat)}'s objectives: " + ", ".join(
-                f"{o} {data.OBJECTIVES[o]['name']}" for o in objs) + "."))
+            events.append(ev(msg("event.objectives", seat=who(state, seat),
+                                 objectives=listing([objective(o) for o in objs]))))
         return events
     state["first"] = right_of(state, state["first"])
     state["round"] += 1

@@ -5,23 +5,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.base import BaseRules, IllegalOrder, InvalidOrder
+from app.games.base import BaseRules, IllegalOrder
 from app.games.empire import bot, data, phases, tribute
 from app.games.empire import state as st
 from app.games.empire.board import board_svg
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
-from app.games.empire.state import State, clone, ev, name, round_order
+from app.games.empire.state import State, clone, ev, round_order, who
+from app.games.empire.text import TEXT, codes, joined
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
-from app.games.text import Render
-
-REJECTED = "E007 Submission rejected; your previous orders (if any) stay in force."
+from app.games.text import Render, listing, msg
 
 
 class EmpireRules(BaseRules):
     slug = "empire"
     title = "Empire: the Emperor's tribute"
+    text = TEXT
     conformance_options = [
         {"players": 2, "mode": "short", "round_limit": 4},
         {"players": 4, "mode": "short", "round_limit": 3},
@@ -91,7 +91,7 @@ class EmpireRules(BaseRules):
 
     # ------------------------------------------------------------ orders
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
-        return board_svg(view, seat)
+        return board_svg(view, seat, tr)
 
     def parse(self, text: str) -> dict[str, Any]:
         return parse(text)
@@ -102,11 +102,11 @@ class EmpireRules(BaseRules):
     def _check(self, state: State, seat: str, order: Any) -> dict[str, Any]:
         """The canonical order, or IllegalOrder; ``state`` is a scratch copy it may change."""
         if seat not in owed_seats(state):
-            raise IllegalOrder("E001 No order window is open for you.")
+            raise TEXT.refuse("refuse.no_window")
         order = canonical(order)
         want = ORDER_TYPE[state["phase"]]
         if order["type"] not in (want, "PASS"):
-            raise InvalidOrder(f"E001 The open window takes {want} orders, not {order['type']}.")
+            raise TEXT.unreadable("unreadable.wrong_window", want=want, got=order["type"])
         lines = order["lines"]
         ph = state["phase"]
         if ph == "T3A":
@@ -122,7 +122,7 @@ class EmpireRules(BaseRules):
         else:
             errors = tribute.apply_pay(state, seat, lines)
         if errors:
-            raise IllegalOrder(REJECTED + " " + " ".join(errors))
+            raise TEXT.refuse("refuse.rejected", errors=joined(errors))
         return {"type": want, "lines": lines}
 
     def validate(self, state: State, seat: str, order: Any) -> None:
@@ -154,8 +154,7 @@ class EmpireRules(BaseRules):
             except IllegalOrder as exc:
                 out[seat] = canonical(bot.default_order(state, seat))
                 if orders.get(seat) is not None:
-                    events.append(ev(f"Your order could not be used ({exc}); the default applies.",
-                                     [seat]))
+                    events.append(ev(msg("event.order_unusable", why=exc.message), [seat]))
         return out
 
     def resolve(self, state: State, orders_by_seat: dict[str, Any],
@@ -175,12 +174,14 @@ class EmpireRules(BaseRules):
             events += phases.resolve_diplomacy(state)
         elif ph == "T4":
             for seat in seats:
-                log: list[str] = []
+                log: list[Any] = []
                 apply_admin(state, seat, orders[seat]["lines"], log)
                 if log:
-                    events.append(ev(f"Turn 4: {name(state, seat)} " + "; ".join(log) + "."))
-            events.append(ev("Turn 4 positions and modes: " + ", ".join(
-                f"{t} {v['mode'][:3]} in {v['province']}" for t, v in state["troops"].items()) + "."))
+                    events.append(ev(msg("event.admin", seat=who(state, seat),
+                                         actions=joined(log, "join.semicolon"))))
+            events.append(ev(msg("event.positions", positions=joined(
+                [msg("label.position", troop=t, mode={"msg": f"mode_short.{v['mode']}"}, n=v["province"])
+                 for t, v in state["troops"].items()], "join.comma"))))
             events += phases.after_admin(state, rng)
         elif ph == "T7A":
             missed = []
@@ -189,7 +190,7 @@ class EmpireRules(BaseRules):
                     missed.append(seat)
                     continue
                 _, victim, gone = apply_lose(state, seat, orders[seat]["lines"])
-                events.append(ev(f"Turn 7A: {name(state, victim)} removes " + ", ".join(gone) + "."))
+                events.append(ev(msg("event.lose", seat=who(state, victim), troops=codes(gone))))
             events += phases.after_lose(state, missed)
         elif ph == "T7B":
             fallback = []
@@ -200,8 +201,8 @@ class EmpireRules(BaseRules):
                     continue
                 apply_lose(state, seat, orders[seat]["lines"])
                 gone = orders[seat]["lines"][0]["troops"]
-                events.append(ev(f"Turn 7B: {name(state, seat)} removes " + ", ".join(gone)
-                                 + f" for {name(state, victim)}."))
+                events.append(ev(msg("event.lose_for", seat=who(state, seat), troops=codes(gone),
+                                     victim=who(state, victim))))
             events += phases.default_losses(state, fallback)
         elif ph == "T8":
             for seat in seats:
@@ -210,17 +211,17 @@ class EmpireRules(BaseRules):
                 apply_route(state, seat, orders[seat]["lines"])
                 new = [t for t in state["troops"] if t not in before]
                 gained = state["players"][seat]["res"]["GOLD"] - gold
-                parts = ([f"{gained} into Gold"] if gained else []) + (
-                    [f"{len(new)} into new troops ({', '.join(new)})"] if new else [])
+                parts = ([msg("route.gold", n=gained)] if gained else []) + (
+                    [msg("route.troops", n=len(new), troops=codes(new))] if new else [])
                 if parts:
-                    events.append(ev(f"Turn 8: {name(state, seat)} routes population: "
-                                     + " and ".join(parts) + "."))
+                    events.append(ev(msg("event.route", seat=who(state, seat), parts=listing(parts))))
             events += phases.after_routing(state, rng)
         elif ph == "T9":
             for seat in seats:
                 for d in orders[seat]["lines"]:
                     tribute.pay(state, seat, d["res"])
-                    events.append(ev(f"{name(state, seat)} pays tribute: {tribute.describe(d['res'])}."))
+                    events.append(ev(msg("event.pays_tribute", seat=who(state, seat),
+                                         what=tribute.describe(d["res"]))))
             state["pay_window"] = {}
             events += phases.end_round(state, rng)
         return state, events

@@ -138,7 +138,13 @@ def seat_of(state: State, colour: str) -> str | None:
 
 
 def name(state: State, seat: str) -> str:
+    """A seat's colour token (``BLUE``), as orders write it."""
     return str(state["colour"][seat])
+
+
+def who(state: State, seat: str) -> dict[str, Any]:
+    """A seat as a message: its colour, translated from the glossary."""
+    return {"msg": f"colour.{state['colour'][seat]}"}
 
 
 def owner(state: State, p: int) -> str | None:
@@ -194,5 +200,5 @@ def pact_covers(state: State, a: str, b: str, p: int) -> bool:
     return any({a, b} == set(x["parties"]) and p in x["provinces"] for x in state["pacts"])
 
 
-def ev(text: str, to: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+def ev(text: Any, to: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     return {"text": text, "to": to, **extra}

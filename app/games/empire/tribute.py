@@ -6,7 +6,9 @@ from typing import Any
 
 from app.games.empire import data
 from app.games.empire.notation import format_line
-from app.games.empire.state import State, ev, has_effect, name, round_order
+from app.games.empire.state import State, ev, has_effect, round_order, who
+from app.games.empire.text import amount
+from app.games.text import listing, msg
 
 
 def payments_due(state: State, seat: str) -> int:
@@ -85,8 +87,9 @@ def pay(state: State, seat: str, form: list[str]) -> None:
         res[r] -= 1
 
 
-def describe(form: list[str]) -> str:
-    return " and ".join(f"1 {r}" for r in form) if form else "nothing"
+def describe(form: list[str]) -> Any:
+    """``1 Food and 1 Wood`` (or ``nothing``)."""
+    return listing([amount(1, r) for r in form]) if form else msg("label.nothing")
 
 
 def start_payments(state: State) -> list[dict[str, Any]]:
@@ -98,7 +101,7 @@ def start_payments(state: State) -> list[dict[str, Any]]:
         pl = state["players"][seat]
         due = payments_due(state, seat)
         if due == 0 and has_effect(state, seat, "S19"):
-            events.append(ev(f"{name(state, seat)} pays no tribute (Imperial pardon)."))
+            events.append(ev(msg("event.pardon", seat=who(state, seat))))
         for i in range(due):
             situation, forms = options(pl["res"], t)
             if needs_choice(pl["res"], t):
@@ -109,28 +112,28 @@ def start_payments(state: State) -> list[dict[str, Any]]:
                 state["pay_window"][seat] = due - i
                 break
             pay(state, seat, form)
-            events.append(ev(f"{name(state, seat)} pays tribute: {describe(form)}."))
+            events.append(ev(msg("event.pays_tribute", seat=who(state, seat), what=describe(form))))
     return events
 
 
-def apply_pay(state: State, seat: str, lines: list[dict[str, Any]]) -> list[str]:
+def apply_pay(state: State, seat: str, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     k = state["pay_window"].get(seat, 0)
     if len(lines) != k:
-        return [f"E903 You owe {k} payment(s) this round."]
-    errors: list[str] = []
+        return [msg("refuse.E903", n=k)]
+    errors: list[dict[str, Any]] = []
     res = state["players"][seat]["res"]
     for i, d in enumerate(lines, 1):
         situation, forms = options(res, state["tribute"])
         got = sorted(d["res"])
         ok = any(sorted(f) == got for f in forms)
+        line = format_line(d)
         if situation == "free" and not ok:
-            errors.append(f"'{format_line(d)}': E901 Pay 1 GOLD, WOOD, STONE, IRON, FOOD or POP "
-                          "that you hold.")
+            errors.append(msg("refuse.line", line=line, why=msg("refuse.E901")))
         elif situation == "subst" and len(forms[0]) == 2 and not ok:
-            errors.append(f"'{format_line(d)}': E902 Pay exactly two simple resources you hold.")
+            errors.append(msg("refuse.line", line=line, why=msg("refuse.E902")))
         elif not ok:
             form = format_line({"op": "PAY", "res": forms[0]})
-            errors.append(f"'{format_line(d)}': E904 Payment {i} can only be {form}.")
+            errors.append(msg("refuse.line", line=line, why=msg("refuse.E904", i=i, form=form)))
         else:
             pay(state, seat, d["res"])
             continue

@@ -7,17 +7,14 @@ from typing import Any
 from app.games.empire import data
 from app.games.empire.prompts import owed_seats
 from app.games.empire.state import State, controlled, round_order, troops_of
-
-TURN_LABEL = {"T3A": "3A Diplomacy: proposals", "T3B": "3B Diplomacy: answers",
-              "T4": "4 Administration and strategy", "T7A": "7A Maintenance: choice of losses",
-              "T7B": "7B Maintenance: neighbour's choice", "T8": "8 Population routing",
-              "T9": "9 Tribute payment", "over": "Game over"}
+from app.games.empire.text import amount, province, tribute_name
+from app.games.empire.text import card as card_label
+from app.games.text import name
 
 
 def objective_card(code: str, completed: bool) -> dict[str, Any]:
-    o = data.OBJECTIVES[code]
-    card = {"id": f"objective:{code}", "code": code, "name": o["name"], "text": o["text"],
-            "completed": completed}
+    card = {"id": f"objective:{code}", "code": code, "name": name("objective", code),
+            "text": name("objective_text", code), "completed": completed}
     if completed:  # Long mode: completion is as secret as the card (spec §7)
         card["status"] = f"objective:{code}:completed"
     return card
@@ -37,33 +34,38 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             "provinces": len(controlled(state, s)), "troops": len(mine),
             "heavy": sum(state["troops"][t]["kind"] == "H" for t in mine),
             "eliminated": pl["eliminated"], "objective_count": len(pl["objectives"]),
-            "setback": None if card is None else {"card": card, "name": data.SETBACKS[card[:3]]["name"],
-                                                  "text": data.SETBACKS[card[:3]]["text"]},
+            "setback": None if card is None else {"card": card, "name": name("card", card[:3]),
+                                                  "label": card_label(card),
+                                                  "text": name("card_text", card[:3])},
             "effects": list(pl["effects"]),
         })
     peace = {p for x in state["pacts"] for p in x["provinces"]}
     provinces = []
     for p, info in data.PROVINCES.items():
         prov = state["provinces"][str(p)]
-        provinces.append({"id": p, "name": info["name"], "res": info["res"], "amount": info["amount"],
+        provinces.append({"id": p, "name": name("province", str(p)), "res": info["res"], "amount": info["amount"],
                           "adj": list(info["adj"]), "owner": prov["owner"],
                           "owner_colour": colour.get(prov["owner"]) if prov["owner"] else None,
                           "building": prov["building"], "centre": prov["centre"], "peace": p in peace})
     troops = [{"id": t, "owner": v["owner"], "colour": colour[v["owner"]], "kind": v["kind"],
                "province": v["province"], "mode": v["mode"], "target": v.get("target")}
               for t, v in state["troops"].items()]
-    offers = [dict(o, from_colour=colour[o["from"]], to_colour=colour.get(o["to"]) if o["to"] else None)
+    offers = [dict(o, from_colour=colour[o["from"]], to_colour=colour.get(o["to"]) if o["to"] else None,
+                   give_amount=amount(o["give_n"], o["give"]), get_amount=amount(o["get_n"], o["get"]))
               for o in state["offers"] if o["to"] is None or seat in (o["from"], o["to"])]
-    props = [dict(p, from_colour=colour[p["from"]], to_colour=colour[p["to"]])
+    props = [dict(p, from_colour=colour[p["from"]], to_colour=colour[p["to"]], province_name=province(p["province"]))
              for p in state["pact_props"] if seat in (p["from"], p["to"])]
     out: dict[str, Any] = {
         "seat": seat, "round": state["round"], "phase": state["phase"],
-        "turn": TURN_LABEL.get(state["phase"], state["phase"]),
+        "turn": name("phase", state["phase"]),
         "mode": state["options"]["mode"], "round_limit": state["options"]["round_limit"],
         "first": state["first"], "round_order": round_order(state), "colours": dict(colour),
         "tribute": state["tribute"], "tribute_roll": state.get("tribute_roll"),
+        "tribute_name": tribute_name(state["tribute"]) if state["tribute"] else None,
         "players": players, "provinces": provinces, "troops": troops,
-        "pacts": [dict(x, colours=[colour[s] for s in x["parties"]]) for x in state["pacts"]],
+        "pacts": [dict(x, colours=[colour[s] for s in x["parties"]],
+                        colour_names=[name("colour", colour[s]) for s in x["parties"]],
+                        province_names=[province(p) for p in x["provinces"]]) for x in state["pacts"]],
         "offers": offers, "pact_proposals": props,
         "deck_size": len(state["deck"]), "discard": list(state["discard"]),
         "owed": owed_seats(state), "game_over": over, "winners": state.get("winners", []),

@@ -1,8 +1,8 @@
 """Order windows: check a submission line by line and apply it.
 
 Each ``apply_<window>(state, seat, lines)`` works on a state it may change
-(a scratch copy when validating) and returns the list of errors, each
-``"'LINE': Ecode message"``.  A submission with any error is rejected as a
+(a scratch copy when validating) and returns the list of errors, each the
+message ``refuse.line`` (``'LINE': Ecode message``, see ``text.py``).  A submission with any error is rejected as a
 whole (E007).
 """
 
@@ -19,13 +19,20 @@ from app.games.empire.state import (
     owner,
     seat_of,
     troops_of,
+    who,
 )
+from app.games.empire.text import amount, amounts, joined, province
+from app.games.text import msg, name
 
 ADMIN_ORDER = {"MARKET": 0, "BUILD": 1, "MOVE": 2, "MODE": 3, "LOSSES": 4}
 
 
-def _err(line: dict[str, Any], code: str, msg: str) -> str:
-    return f"'{format_line(line)}': {code} {msg}"
+Error = dict[str, Any]
+
+
+def _err(line: dict[str, Any], code: str, **args: Any) -> Error:
+    """``'LINE': Ecode message``: the line as written and the refusal ``refuse.<code>``."""
+    return msg("refuse.line", line=format_line(line), why=msg(f"refuse.{code}", **args))
 
 
 def _other_active(state: State, seat: str, colour: str) -> str | None:
@@ -36,8 +43,8 @@ def _other_active(state: State, seat: str, colour: str) -> str | None:
 
 
 # ---------------------------------------------------------------- 3A proposals
-def apply_propose(state: State, seat: str, lines: list[dict[str, Any]]) -> list[str]:
-    errors: list[str] = []
+def apply_propose(state: State, seat: str, lines: list[dict[str, Any]]) -> list[Error]:
+    errors: list[Error] = []
     res = state["players"][seat]["res"]
     letter = data.COLOUR_LETTER[state["colour"][seat]]
     offers = pacts = 0
@@ -45,16 +52,15 @@ def apply_propose(state: State, seat: str, lines: list[dict[str, Any]]) -> list[
         if d["op"] == "OFFER":
             offers += 1
             if offers > data.MAX_OFFERS:
-                errors.append(_err(d, "E301", "At most 3 offers per round."))
+                errors.append(_err(d, "E301"))
             elif d["give"] not in data.TRADE_GOODS or d["get"] not in data.TRADE_GOODS:
-                errors.append(_err(d, "E302", "Trades use GOLD, WOOD, STONE, IRON or FOOD."))
+                errors.append(_err(d, "E302"))
             elif d["give"] == d["get"]:
-                errors.append(_err(d, "E303", "GIVE and GET must be different resources."))
+                errors.append(_err(d, "E303"))
             elif d["give_n"] > res[d["give"]]:
-                errors.append(_err(d, "E304", f"You hold {res[d['give']]} {d['give']}; "
-                                              f"this offer gives {d['give_n']}."))
+                errors.append(_err(d, "E304", held=amount(res[d["give"]], d["give"]), n=d["give_n"]))
             elif "to" in d and _other_active(state, seat, d["to"]) is None:
-                errors.append(_err(d, "E305", "Must name another active player."))
+                errors.append(_err(d, "E305"))
             else:
                 state["offers"].append({
                     "id": f"{letter}-O{offers}", "from": seat,
@@ -64,11 +70,11 @@ def apply_propose(state: State, seat: str, lines: list[dict[str, Any]]) -> list[
             pacts += 1
             other = _other_active(state, seat, d["with"])
             if other is None:
-                errors.append(_err(d, "E305", "Must name another active player."))
+                errors.append(_err(d, "E305"))
             elif pacts > 1:
-                errors.append(_err(d, "E306", "Only one pact proposal per round."))
+                errors.append(_err(d, "E306"))
             elif owner(state, d["province"]) != seat:
-                errors.append(_err(d, "E307", f"Province {d['province']} is not yours."))
+                errors.append(_err(d, "E307", province=province(d["province"])))
             else:
                 state["pact_props"].append({"id": f"{letter}-PACT", "from": seat, "to": other,
                                             "province": d["province"]})
@@ -83,8 +89,8 @@ def open_to(state: State, seat: str) -> tuple[list[dict[str, Any]], list[dict[st
 
 
 # ---------------------------------------------------------------- 3B answers
-def apply_answer(state: State, seat: str, lines: list[dict[str, Any]]) -> list[str]:
-    errors: list[str] = []
+def apply_answer(state: State, seat: str, lines: list[dict[str, Any]]) -> list[Error]:
+    errors: list[Error] = []
     offers, pacts = open_to(state, seat)
     offer_ids = {o["id"]: o for o in offers}
     pact_ids = {p["id"]: p for p in pacts}
@@ -95,21 +101,21 @@ def apply_answer(state: State, seat: str, lines: list[dict[str, Any]]) -> list[s
         if d["op"].endswith("OFFER"):
             o = offer_ids.get(d["id"])
             if o is None:
-                errors.append(_err(d, "E311", f"Offer {d['id']} is not open to you."))
+                errors.append(_err(d, "E311", id=d["id"]))
                 continue
             if d["op"] == "ACCEPT_OFFER" and res[o["get"]] < o["get_n"]:
-                errors.append(_err(d, "E312", f"You hold {res[o['get']]} {o['get']}; offer {d['id']} "
-                                              f"asks for {o['get_n']}."))
+                errors.append(_err(d, "E312", held=amount(res[o["get"]], o["get"]), id=d["id"],
+                                   n=o["get_n"]))
                 continue
         else:
             if d["id"] not in pact_ids:
-                errors.append(_err(d, "E313", f"Pact {d['id']} was not proposed to you."))
+                errors.append(_err(d, "E313", id=d["id"]))
                 continue
             if d["op"] == "ACCEPT_PACT" and owner(state, d["province"]) != seat:
-                errors.append(_err(d, "E314", f"Province {d['province']} is not yours."))
+                errors.append(_err(d, "E314", province=province(d["province"])))
                 continue
         if d["id"] in seen:
-            errors.append(_err(d, "E315", "Answer each offer or pact once."))
+            errors.append(_err(d, "E315"))
             continue
         seen.add(d["id"])
         answers[d["id"]] = d.get("province", 0) if d["op"].startswith("ACCEPT") else None
@@ -117,13 +123,13 @@ def apply_answer(state: State, seat: str, lines: list[dict[str, Any]]) -> list[s
 
 
 # ---------------------------------------------------------------- 4 admin
-def _stock(res: dict[str, int]) -> str:
-    return ", ".join(f"{res[r]} {r}" for r in data.SIMPLE)
+def _stock(res: dict[str, int]) -> Any:
+    return amounts([(r, res[r]) for r in data.SIMPLE])
 
 
 def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
-                log: list[str] | None = None) -> list[str]:
-    errors: list[str] = []
+                log: list[Any] | None = None) -> list[Error]:
+    errors: list[Error] = []
     pl = state["players"][seat]
     res = pl["res"]
     market = build = False
@@ -137,24 +143,24 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
         if tid is not None:
             if tid == "NEW":
                 if new_id is None:
-                    errors.append(_err(d, "E417", "NEW needs an earlier BUILD HEAVY."))
+                    errors.append(_err(d, "E417"))
                     continue
                 tid = new_id
             elif state["troops"].get(tid, {}).get("owner") != seat:
-                errors.append(_err(d, "E004", f"Troop {tid} does not exist or is not yours."))
+                errors.append(_err(d, "E004", troop=tid))
                 continue
         if op == "MARKET":
             r, n = d["res"], d["n"]
             if market:
-                errors.append(_err(d, "E401", "Only one market transaction per turn."))
+                errors.append(_err(d, "E401"))
             elif r not in data.MARKET_GOODS:
-                errors.append(_err(d, "E402", "The market trades WOOD, STONE, IRON or FOOD against GOLD."))
+                errors.append(_err(d, "E402"))
             elif d["side"] == "BUY" and res["GOLD"] < n:
-                errors.append(_err(d, "E403", f"BUY {n} needs {n} Gold; you hold {res['GOLD']}."))
+                errors.append(_err(d, "E403", n=n, gold=amount(n, "GOLD"), held=amount(res["GOLD"], "GOLD")))
             elif d["side"] == "SELL" and n % data.MARKET_SELL_LOT:
-                errors.append(_err(d, "E404", "SELL quantity must be a multiple of 3."))
+                errors.append(_err(d, "E404"))
             elif d["side"] == "SELL" and res[r] < n:
-                errors.append(_err(d, "E405", f"You hold {res[r]} {r}."))
+                errors.append(_err(d, "E405", held=amount(res[r], r)))
             else:
                 market = True
                 if d["side"] == "BUY":
@@ -164,26 +170,27 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
                     res[r] -= n
                     res["GOLD"] += n // data.MARKET_SELL_LOT
                 if log is not None:
-                    log.append(f"buys {data.MARKET_BUY_RATE * n} {r} for {n} Gold" if d["side"] == "BUY"
-                               else f"sells {n} {r} for {n // data.MARKET_SELL_LOT} Gold")
+                    log.append(msg("admin.buy", got=amount(data.MARKET_BUY_RATE * n, r), gold=amount(n, "GOLD"))
+                               if d["side"] == "BUY" else
+                               msg("admin.sell", sold=amount(n, r),
+                                   gold=amount(n // data.MARKET_SELL_LOT, "GOLD")))
         elif op == "BUILD":
             what, p = d["what"], d["province"]
             prov = state["provinces"][str(p)]
             cost = data.BUILD_COST[what]
             if build:
-                errors.append(_err(d, "E406", "Only one build per turn."))
+                errors.append(_err(d, "E406"))
             elif owner(state, p) != seat:
-                errors.append(_err(d, "E407", f"Province {p} is not yours."))
+                errors.append(_err(d, "E407", province=province(p)))
             elif what != "HEAVY" and prov["building"]:
-                errors.append(_err(d, "E408", f"Province {p} already has {prov['building']}."))
+                errors.append(_err(d, "E408", province=province(p), building=name("building", prov["building"])))
             elif what == "INF" and p in data.NO_INF:
-                errors.append(_err(d, "E409", "Infrastructure needs a province that produces a "
-                                              "simple resource."))
+                errors.append(_err(d, "E409"))
             elif any(res[r] < n for r, n in cost.items()):
-                c = ", ".join(f"{n} {r}" for r, n in cost.items())
-                errors.append(_err(d, "E410", f"{what} costs {c}; you hold {_stock(res)}."))
+                errors.append(_err(d, "E410", building=name("building", what), cost=amounts(cost),
+                                   stock=_stock(res)))
             elif what == "HEAVY" and len(troops_of(state, seat, kind="H")) >= data.MAX_HEAVY:
-                errors.append(_err(d, "E411", "You already have 5 heavy troops."))
+                errors.append(_err(d, "E411"))
             else:
                 build = True
                 for r, n in cost.items():
@@ -193,28 +200,27 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
                 else:
                     prov["building"] = what
                 if log is not None:
-                    log.append(f"builds {what} in {data.province_label(p)}"
-                               + (f" ({new_id})" if what == "HEAVY" else ""))
+                    log.append(msg("admin.build_heavy", province=province(p), troop=new_id) if what == "HEAVY"
+                               else msg("admin.build", building=name("building", what), province=province(p)))
         elif op == "MOVE":
             assert tid is not None
             here = state["troops"][tid]["province"]
             if tid in moved:
-                errors.append(_err(d, "E412", f"Troop {tid} already has a move."))
+                errors.append(_err(d, "E412", troop=tid))
             elif d["province"] not in data.PROVINCES[here]["adj"]:
-                errors.append(_err(d, "E413", f"{data.province_label(d['province'])} is not adjacent "
-                                              f"to {data.province_label(here)}."))
+                errors.append(_err(d, "E413", a=province(d["province"]), b=province(here)))
             else:
                 moved.add(tid)
                 moves.append((tid, d["province"]))
         elif op == "MODE":
             assert tid is not None
             if d["mode"] not in data.MODES:
-                errors.append(_err(d, "E414", "Mode must be ATTACK, DEFENCE or CONQUEST."))
+                errors.append(_err(d, "E414"))
             elif "target" in d and (d["mode"] != "ATTACK"
                                     or _other_active(state, seat, d["target"]) is None):
-                errors.append(_err(d, "E415", "TARGET needs ATTACK and another active player."))
+                errors.append(_err(d, "E415"))
             elif tid in moded:
-                errors.append(_err(d, "E416", f"Troop {tid} already has a mode."))
+                errors.append(_err(d, "E416", troop=tid))
             else:
                 moded.add(tid)
                 t = state["troops"][tid]
@@ -227,45 +233,46 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
             bad = next((x for x in d["troops"] if x != "NEW"
                         and state["troops"].get(x, {}).get("owner") != seat), None)
             if bad is not None:
-                errors.append(_err(d, "E004", f"Troop {bad} does not exist or is not yours."))
+                errors.append(_err(d, "E004", troop=bad))
             elif "NEW" in d["troops"] and new_id is None:
-                errors.append(_err(d, "E417", "NEW needs an earlier BUILD HEAVY."))
+                errors.append(_err(d, "E417"))
             elif len(set(ids)) != len(ids):
-                errors.append(_err(d, "E418", "List each troop once in LOSSES."))
+                errors.append(_err(d, "E418"))
             else:
                 pl["losses"] = [x for x in ids if x is not None]
     # every move at once: positions are read before any troop moves
     for tid, p in moves:
         state["troops"][tid]["province"] = p
     if log is not None and moves:
-        log.append("moves " + ", ".join(f"{t} to {p}" for t, p in moves))
+        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=t, n=p) for t, p in moves],
+                                                   "join.comma")))
     return errors
 
 
 # ---------------------------------------------------------------- 7A / 7B losses
-def apply_lose(state: State, seat: str, lines: list[dict[str, Any]]) -> tuple[list[str], str, list[str]]:
+def apply_lose(state: State, seat: str, lines: list[dict[str, Any]]) -> tuple[list[Error], str, list[str]]:
     """7A (``LOSE``, own troops) or 7B (``LOSE-FOR``, as chooser).
 
     Returns (errors, affected player, troops removed).
     """
-    errors: list[str] = []
+    errors: list[Error] = []
     chooser = state["phase"] == "T7B"
     victim = state["choosers"][seat] if chooser else seat
     removed: list[str] = []
     if len(lines) > 1:
-        return [_err(lines[1], "E701", "Send one LOSE line.")], victim, removed
+        return [_err(lines[1], "E701_one")], victim, removed
     for d in lines:
         if chooser != (d["op"] == "LOSE_FOR") or chooser and seat_of(state, d["player"]) != victim:
-            who = d.get("player", state["colour"][seat])
-            errors.append(_err(d, "E703", f"You are not the chooser for {who}."))
+            colour = d.get("player", state["colour"][seat])
+            errors.append(_err(d, "E703", seat=name("colour", colour)))
             continue
         s = state["maint"][victim]
         ids = d["troops"]
         bad = next((x for x in ids if state["troops"].get(x, {}).get("owner") != victim), None)
         if len(ids) != s or len(set(ids)) != len(ids):
-            errors.append(_err(d, "E701", f"You must remove exactly {s} different troops."))
+            errors.append(_err(d, "E701", n=s))
         elif bad is not None:
-            errors.append(_err(d, "E702", f"Troop {bad} is not {state['colour'][victim]}'s."))
+            errors.append(_err(d, "E702", troop=bad, seat=who(state, victim)))
         else:
             for x in ids:
                 del state["troops"][x]
@@ -274,8 +281,8 @@ def apply_lose(state: State, seat: str, lines: list[dict[str, Any]]) -> tuple[li
 
 
 # ---------------------------------------------------------------- 8 routing
-def apply_route(state: State, seat: str, lines: list[dict[str, Any]]) -> list[str]:
-    errors: list[str] = []
+def apply_route(state: State, seat: str, lines: list[dict[str, Any]]) -> list[Error]:
+    errors: list[Error] = []
     pl = state["players"][seat]
     pop = pl["res"]["POP"]
     seen: set[str] = set()
@@ -288,15 +295,14 @@ def apply_route(state: State, seat: str, lines: list[dict[str, Any]]) -> list[st
         key = op + (str(d["province"]) if op == "ROUTE_TROOPS" else "")
         if op in ("ROUTE_GOLD", "ROUTE_TROOPS"):
             if total + d["n"] > pop:
-                errors.append(_err(d, "E801", f"Routing {total + d['n']} exceeds your population {pop}."))
+                errors.append(_err(d, "E801", n=total + d["n"], pop=pop))
             elif op == "ROUTE_TROOPS" and owner(state, d["province"]) != seat:
-                errors.append(_err(d, "E802", f"Province {d['province']} is not yours."))
+                errors.append(_err(d, "E802", province=province(d["province"])))
             elif op == "ROUTE_TROOPS" and in_play + new_troops + d["n"] > data.MAX_SIMPLE:
                 left = data.MAX_SIMPLE - in_play - new_troops
-                errors.append(_err(d, "E803", f"Only {left} simple troop pieces left."))
+                errors.append(_err(d, "E803", n=left))
             elif key in seen:
-                errors.append(_err(d, "E806", "Each of these lines may appear once (ROUTE TROOPS "
-                                              "once per province)."))
+                errors.append(_err(d, "E806_troops"))
             else:
                 seen.add(key)
                 total += d["n"]
@@ -309,17 +315,17 @@ def apply_route(state: State, seat: str, lines: list[dict[str, Any]]) -> list[st
                 pl["res"]["POP"] -= d["n"]
         elif op == "TRIBUTE_FREE":
             if d["res"] not in data.RESOURCES:
-                errors.append(_err(d, "E804", "Free tribute takes GOLD, WOOD, STONE, IRON, FOOD or POP."))
+                errors.append(_err(d, "E804"))
             elif key in seen:
-                errors.append(_err(d, "E806", "Each of these lines may appear once."))
+                errors.append(_err(d, "E806"))
             else:
                 seen.add(key)
                 pref["free"] = d["res"]
         else:
             if any(r not in data.SIMPLE for r in d["res"]):
-                errors.append(_err(d, "E805", "Simple substitution takes two of WOOD, STONE, IRON, FOOD."))
+                errors.append(_err(d, "E805"))
             elif key in seen:
-                errors.append(_err(d, "E806", "Each of these lines may appear once."))
+                errors.append(_err(d, "E806"))
             else:
                 seen.add(key)
                 pref["simple"] = list(d["res"])

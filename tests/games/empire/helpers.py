@@ -72,5 +72,10 @@ def control(st, colour: str | None, *provinces: int) -> None:
         st["provinces"][str(p)]["owner"] = seat(st, colour) if colour else None
 
 
+def english(text) -> str:
+    """A message (or a list of them) in English, as the log reads."""
+    return RULES.text.english(text)
+
+
 def texts(events) -> str:
-    return "\n".join(e["text"] for e in events)
+    return "\n".join(english(e["text"]) for e in events)

@@ -197,7 +197,7 @@ def test_example_w1_two_attackers_against_one_defender():
     put(st, "B-S2", 9, "ATTACK")
     put(st, "R-S1", 9, "DEFENCE")
     events = combat(st, ScriptedRng("[+ 0 0 0]", "[+ + 0 -]", "[+ + + 0]"))
-    attacks = [e["text"] for e in events if "attacks" in e["text"]]
+    attacks = [t for t in texts(events).split("\n") if "attacks" in t]
     assert "= 1 against defence 2" in attacks[0] and "net -1" in attacks[0]
     assert "= 3 against defence 2" in attacks[1] and "net 1" in attacks[1]
     assert [e["roll"] for e in events] == [[1, 0, 0, 0], [1, 1, 0, -1], [1, 1, 1, 0]]
@@ -210,7 +210,7 @@ def test_example_w2_heavy_attacks_first_and_defence_bonus_shrinks():
     for t in ("G-S1", "G-S2", "G-S3"):
         put(st, t, 8, "DEFENCE")
     events = combat(st, ScriptedRng("[0 0 - +]", "[+ + + 0]", "[+ + 0 0]", "[+ + + 0]"))
-    attacks = [e["text"] for e in events if "attacks" in e["text"]]
+    attacks = [t for t in texts(events).split("\n") if "attacks" in t]
     assert attacks[0].startswith("Y-H1") and "+1 heavy = 4 against defence 3" in attacks[0]
     assert attacks[1].startswith("Y-S1") and "against defence 2" in attacks[1] and "no effect" in attacks[1]
     assert attacks[2].startswith("Y-S2") and "G-S2 is removed" in attacks[2]

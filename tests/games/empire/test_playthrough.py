@@ -24,7 +24,7 @@ def _transcript() -> str:
             lines.append(f"{seat} > {RULES.format(order)}")
         for event in advance(RULES, game, orders):
             who = "all" if event["to"] is None else ",".join(event["to"])
-            lines.append(f"[{who}] {event['text']}")
+            lines.append(f"[{who}] {RULES.text.english(event['text'])}")
     lines.append(f"== outcome {RULES.outcome(game.state)}")
     return "\n".join(lines) + "\n"
 

@@ -199,4 +199,4 @@ def test_last_player_standing_wins_at_once():
     events = end_round(st, ScriptedRng())
     assert st["players"]["P2"]["eliminated"] and st["winners"] == ["P1"]
     assert RULES.outcome(st)[0]["seat"] == "P1" and RULES.owed(st) == {}
-    assert "YELLOW controls no province and is eliminated." in "\n".join(e["text"] for e in events)
+    assert "YELLOW controls no province and is eliminated." in "\n".join(RULES.text.english(e["text"]) for e in events)

@@ -12,7 +12,7 @@ from app.games.empire.combat import combat
 from app.games.empire.phases import apply_setback, maintenance, setback
 from app.games.empire.tribute import start_payments
 
-from .helpers import ScriptedRng, control, put, res, scenario, stock, texts
+from .helpers import ScriptedRng, control, english, put, res, scenario, stock, texts
 
 
 @pytest.mark.parametrize(("card", "before", "after"), [
@@ -114,7 +114,7 @@ def test_two_player_missed_loss_windows_make_each_the_others_chooser():
     st, _ = RULES.resolve(st, {}, ScriptedRng())
     assert st["choosers"] == {"P2": "P1", "P1": "P2"}
     prompt = RULES.owed(st)["P1"]
-    assert prompt["kind"] == "maintenance_loss" and "YELLOW" in prompt["text"]
+    assert prompt["kind"] == "maintenance_loss" and "YELLOW" in english(prompt["text"])
     with pytest.raises(IllegalOrder, match="E703"):
         RULES.validate(st, "P1", RULES.parse("LOSE-FOR BLUE B-S1 B-S2"))
     new, _ = RULES.resolve(st, {"P1": RULES.parse("LOSE-FOR YELLOW Y-S1 Y-S2")}, ScriptedRng())

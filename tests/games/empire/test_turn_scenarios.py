@@ -8,7 +8,7 @@ from app.games.base import IllegalOrder
 from app.games.empire import RULES
 from app.games.empire.phases import after_routing, end_round, maintenance
 
-from .helpers import ScriptedRng, control, put, res, scenario, seat, stock, texts
+from .helpers import ScriptedRng, control, english, put, res, scenario, seat, stock, texts
 
 
 def _t13_state():
@@ -68,7 +68,7 @@ def test_t15_tribute_substitution_order_and_default():
     assert RULES.format(default) == "PAY: PAY FOOD FOOD"
     RULES.validate(st, "P4", default)
     _, events = RULES.resolve(st, {}, ScriptedRng())
-    assert "RED pays tribute: 1 FOOD and 1 FOOD." in texts(events)
+    assert "RED pays tribute: 1 Food and 1 Food." in texts(events)
     only_wood = scenario()
     only_wood["phase"], only_wood["tribute"] = "T8", "IRON"
     res(only_wood, "RED", WOOD=1)
@@ -133,7 +133,7 @@ def test_t18_open_offer_acceptance_priority_left_first():
     new, events = RULES.resolve(st, answers, ScriptedRng())
     assert stock(new, "RED")["WOOD"] == 2 and stock(new, "YELLOW")["IRON"] == 1
     assert len(new["players"]["P2"]["trade"]) == 1 and new["players"]["P4"]["trade"] == ["P2"]
-    taken = [e for e in events if "taken by RED" in e["text"]]
+    taken = [e for e in events if "taken by RED" in english(e["text"])]
     assert taken and taken[0]["to"] == ["P3"]
 
 
@@ -201,14 +201,14 @@ def test_t21_routing_replacement_and_piece_limit():
     res(st, "RED", POP=4, GOLD=30, FOOD=30)
     for i in range(1, 20):
         put(st, f"R-S{i}", 9)
-    with pytest.raises(IllegalOrder, match="E803 Only 1 simple troop pieces left"):
+    with pytest.raises(IllegalOrder, match="E803 Only 1 simple troop piece left"):
         RULES.validate(st, "P4", RULES.parse("ROUTE GOLD 2; ROUTE TROOPS 2 AT 9"))
     with pytest.raises(IllegalOrder, match="E801"):
         RULES.validate(st, "P4", RULES.parse("ROUTE GOLD 3; ROUTE TROOPS 2 AT 9"))
     order = RULES.parse("ROUTE GOLD 3; ROUTE TROOPS 1 AT 9")
     RULES.validate(st, "P4", order)
     new, events = RULES.resolve(st, {"P4": order}, ScriptedRng())
-    assert "RED routes population: 3 into Gold and 1 into new troops (R-S20)." in texts(events)
+    assert "RED routes population: 3 into Gold and 1 into a new troop (R-S20)." in texts(events)
     assert new["troops"]["R-S20"]["province"] == 9 and new["troops"]["R-S20"]["mode"] == "DEFENCE"
 
 

@@ -1,0 +1,482 @@
+"""Empire's text: every message the engine emits, in English, by id (see ``app.games.text``).
+
+Ids are dotted by area: ``event.*`` (the log), ``effect.*`` (what a setback card did),
+``combat.*``, ``maint.*``, ``admin.*``, ``route.*`` (parts of events), ``refuse.*`` and
+``unreadable.*`` (refusals; the spec's error codes E001-E904 stay at their start),
+``prompt.*`` (titles, texts, forms, fields and choices), ``phase.*``, ``label.*``,
+``board.*`` (the SVG) and the glossary: ``colour.*``, ``resource.*``, ``province.*``,
+``card.*``, ``objective.*``, ``building.*``, ``mode.*``.
+
+Notation tokens (GIVE, GET, PACT, LOSE-FOR, GOLD in an order...) are the order
+language and stay as they are in every language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
+
+TEXT = Catalogue("empire", [
+    # ------------------------------------------------------------ glossary
+    T("colour.BLUE", "BLUE"),
+    T("colour.GREEN", "GREEN"),
+    T("colour.YELLOW", "YELLOW"),
+    T("colour.RED", "RED"),
+    T("resource.GOLD", "Gold"),
+    T("resource.WOOD", "Wood"),
+    T("resource.STONE", "Stone"),
+    T("resource.IRON", "Iron"),
+    T("resource.FOOD", "Food"),
+    T("resource.POP", "Pop"),
+    # a resource counted ("2 Gold"): some languages inflect the name after a number
+    T("resource_n.GOLD", "Gold"),
+    T("resource_n.WOOD", "Wood"),
+    T("resource_n.STONE", "Stone"),
+    T("resource_n.IRON", "Iron"),
+    T("resource_n.FOOD", "Food"),
+    T("resource_n.POP", "Pop"),
+    T("tribute.FREE", "free choice"),
+    T("province.1", "Bluehold"),
+    T("province.2", "Westwood"),
+    T("province.3", "Eastwood"),
+    T("province.4", "Greenhold"),
+    T("province.5", "Westmarch"),
+    T("province.6", "Westgold"),
+    T("province.7", "Eastgold"),
+    T("province.8", "Eastmarch"),
+    T("province.9", "Redhold"),
+    T("province.10", "Westquarry"),
+    T("province.11", "Eastquarry"),
+    T("province.12", "Yellowhold"),
+    T("building.INF", "Infrastructure"),
+    T("building.WALL", "Wall"),
+    T("building.HEAVY", "heavy troop"),
+    T("mode.ATTACK", "Attack"),
+    T("mode.DEFENCE", "Defence"),
+    T("mode.CONQUEST", "Conquest"),
+    T("mode_short.ATTACK", "ATK"),
+    T("mode_short.DEFENCE", "DEF"),
+    T("mode_short.CONQUEST", "CON"),
+    T("game_mode.short", "short"),
+    T("game_mode.long", "long"),
+    T("card.S01", "Blight"),
+    T("card.S02", "Termites"),
+    T("card.S03", "Flooded quarry"),
+    T("card.S04", "Rust"),
+    T("card.S05", "Embezzlement"),
+    T("card.S06", "Plague"),
+    T("card.S07", "Bandits"),
+    T("card.S08", "Desertion"),
+    T("card.S09", "Fire"),
+    T("card.S10", "Earthquake"),
+    T("card.S11", "Fog of war"),
+    T("card.S12", "Low morale"),
+    T("card.S13", "Uprising"),
+    T("card.S14", "Imperial levy"),
+    T("card.S15", "Harsh winter"),
+    T("card.S16", "Soldiers' arrears"),
+    T("card.S17", "Scandal"),
+    T("card.S18", "Good harvest"),
+    T("card.S19", "Imperial pardon"),
+    T("card.S20", "Quiet season"),
+    T("card_text.S01", "Lose 2 Food."),
+    T("card_text.S02", "Lose 2 Wood."),
+    T("card_text.S03", "Lose 2 Stone."),
+    T("card_text.S04", "Lose 2 Iron."),
+    T("card_text.S05", "Lose 2 Gold."),
+    T("card_text.S06", "Lose 2 Pop."),
+    T("card_text.S07", "Lose 1 Wood, 1 Stone, 1 Iron and 1 Food."),
+    T("card_text.S08", "Remove 1 of your troops (default loss rule)."),
+    T("card_text.S09", "Destroy your lowest-numbered Infrastructure; if none, lose 2 Wood."),
+    T("card_text.S10", "Destroy your lowest-numbered Wall; if none, lose 2 Stone."),
+    T("card_text.S11", "This round your attack and conquest totals are -1."),
+    T("card_text.S12", "This round your troops' defence totals are -1."),
+    T("card_text.S13", "Your highest-numbered province without your troops or a centre becomes neutral."),
+    T("card_text.S14", "This round you pay tribute twice."),
+    T("card_text.S15", "This round your Maintenance costs +2 Food."),
+    T("card_text.S16", "This round your Maintenance costs +2 Gold."),
+    T("card_text.S17", "Every pact you signed this round is cancelled now."),
+    T("card_text.S18", "Gain 2 Food."),
+    T("card_text.S19", "You pay no tribute this round."),
+    T("card_text.S20", "No effect."),
+    T("objective.O1", "Dominion"),
+    T("objective.O2", "Fortress realm"),
+    T("objective.O3", "Prosperity"),
+    T("objective.O4", "Usurper"),
+    T("objective.O5", "Warlord"),
+    T("objective.O6", "Guild master"),
+    T("objective.O7", "Great army"),
+    T("objective.O8", "Heartland"),
+    T("objective_text.O1", "You control at least 5 provinces."),
+    T("objective_text.O2", "You control at least 3 provinces that each hold a Wall."),
+    T("objective_text.O3", "You control at least 3 provinces that each hold Infrastructure."),
+    T("objective_text.O4", "You control a province holding an administrative centre of another player."),
+    T("objective_text.O5", "You hold at least 6 war-spoils markers."),
+    T("objective_text.O6", "You hold at least 5 trade markers, earned with at least 2 different partners."),
+    T("objective_text.O7", "You have at least 10 troops in play, at least 2 of them heavy."),
+    T("objective_text.O8", "You control provinces 6 and 7 and at least 4 provinces in total."),
+    # ------------------------------------------------------------ phases (turns of a round)
+    T("phase.T1", "1 Tribute announcement"),
+    T("phase.T3A", "3A Diplomacy: proposals"),
+    T("phase.T3B", "3B Diplomacy: answers"),
+    T("phase.T4", "4 Administration and strategy"),
+    T("phase.T7A", "7A Maintenance: choice of losses"),
+    T("phase.T7B", "7B Maintenance: neighbour's choice"),
+    T("phase.T8", "8 Population routing"),
+    T("phase.T9", "9 Tribute payment"),
+    T("phase.over", "Game over"),
+    # ------------------------------------------------------------ small pieces
+    T("label.province", "{n} ({name})"),
+    T("label.amount", "{n} {res}"),
+    T("label.card", "{code} {name}"),
+    T("label.position", "{troop} {mode} in {n}"),
+    T("label.nothing", "nothing"),
+    T("label.pair", "{a} + {b}"),
+    T("join.space", "{a} {b}"),
+    T("join.comma", "{a}, {b}"),
+    T("join.semicolon", "{a}; {b}"),
+    # ------------------------------------------------------------ events
+    T("event.round_start", "Round {round} begins; {first} plays first. Turn 1: the tribute die "
+                           "shows {roll}: tribute is {tribute}."),
+    T("event.produce", "Turn 2: {seat} produces {what}."),
+    T("event.offer_all", "{seat} offers {id}: gives {give}, wants {get}, to everyone."),
+    T("event.offer_to", "{seat} offers {id}: gives {give}, wants {get}, to {to}."),
+    T("event.pact_proposed", "{seat} proposes pact {id} to {to} for {province}."),
+    T("event.offer_lacks", "Offer {id} fails: proposer lacks resources."),
+    T("event.offer_no_acceptor", "Offer {id} fails: no acceptor holds {get} any more."),
+    T("event.offer_not_taken", "Offer {id} is not taken (declined or unanswered)."),
+    T("event.trade", "Trade {id}: {seat} gives {give} to {partner} for {get}."),
+    T("event.offer_taken", "Offer {id} was taken by {partner}."),
+    T("event.pact", "Pact {id}: {a} and {b} protect {p} and {q} from each other this round."),
+    T("event.pact_declined", "Pact {id} was declined by {to}."),
+    T("event.order_unusable", "Your order could not be used ({why}); the default applies."),
+    T("event.admin", "Turn 4: {seat} {actions}."),
+    T("event.positions", "Turn 4 positions and modes: {positions}."),
+    T("event.deck_shuffled", "The setback discard pile is shuffled into a new deck."),
+    T("event.setback", "Turn 5: {seat} reveals {card}: {effect}"),
+    T("event.defence_roll", "Combat in {province}: {seat} rolls defence {dice} against {attacker}."),
+    T("event.attack", "{troop} attacks {seat} in {province}: {roll} = {atk} against defence {dfn} "
+                      "({detail}): net {net}; {result}"),
+    T("event.attack_mods", "{troop} attacks {seat} in {province}: {roll} {mods} = {atk} against "
+                           "defence {dfn} ({detail}): net {net}; {result}"),
+    T("event.conquest_defended", "{seat}'s conquest of {province} is skipped: defended."),
+    T("event.conquest_pact", "{seat}'s conquest of {province} is skipped: pact."),
+    T("event.conquest", "{seat} tries to conquer {province}: {roll} = {con} against local "
+                        "population {local} {bonus} = {loc}: net {net}; {result}"),
+    T("event.conquest_mods", "{seat} tries to conquer {province}: {roll} {mods} = {con} against "
+                             "local population {local} {bonus} = {loc}: net {net}; {result}"),
+    T("event.maintenance", "Turn 7: {seat} {food}, {gold}."),
+    T("event.lose", "Turn 7A: {seat} removes {troops}."),
+    T("event.lose_for", "Turn 7B: {seat} removes {troops} for {victim}."),
+    T("event.default_loss", "Default loss rule: {seat} loses {troops}."),
+    T("event.route", "Turn 8: {seat} routes population: {parts}."),
+    T("event.tribute_is", "Turn 9: tribute is {tribute}."),
+    T("event.pays_tribute", "{seat} pays tribute: {what}."),
+    T("event.pardon", "{seat} pays no tribute (Imperial pardon)."),
+    T("event.eliminated", "{seat} controls no province and is eliminated."),
+    T("event.round_limit", "The round limit ({n}) is reached."),
+    TN("event.game_over", "Game over: {who} wins.", "Game over: {who} win."),
+    T("event.objectives", "{seat}'s objectives: {objectives}."),
+    # what a setback card did
+    T("effect.loses", "loses {what}."),
+    T("effect.no_troop", "no troop to remove."),
+    T("effect.deserts", "{troop} deserts."),
+    T("effect.destroyed", "the {building} in {province} is destroyed."),
+    T("effect.no_building", "no {building}; loses {what}."),
+    T("effect.nothing", "nothing happens."),
+    T("effect.neutral", "{province} becomes neutral."),
+    T("effect.pacts_cancelled", "pacts cancelled: {pacts}."),
+    T("effect.no_pact", "no pact to cancel."),
+    T("effect.gains", "gains {what}."),
+    T("effect.none", "no effect."),
+    # combat pieces
+    T("combat.heavy", "+1 heavy"),
+    T("combat.fog", "-1 fog"),
+    TN("combat.detail", "dice {dice}, {n} in Defence", "dice {dice}, {n} in Defence"),
+    T("combat.wall", "Wall"),
+    T("combat.low_morale", "low morale"),
+    T("combat.removed", "{troop} is removed and {seat} gains 1 war spoils."),
+    T("combat.no_effect", "no effect."),
+    T("combat.conquered", "{seat} now controls {province}."),
+    T("combat.fails", "it fails."),
+    # maintenance pieces
+    T("maint.food", "pays {paid}"),
+    T("maint.food_short", "pays {paid} of {due} Food and loses {lost}"),
+    T("maint.gold", "pays {paid}"),
+    TN("maint.gold_short", "pays {paid} of {due} Gold and must remove {n} troop",
+       "pays {paid} of {due} Gold and must remove {n} troops"),
+    T("maint.standing", "{text} (standing order: {troops} removed)"),
+    # administration and routing pieces
+    T("admin.buy", "buys {got} for {gold}"),
+    T("admin.sell", "sells {sold} for {gold}"),
+    T("admin.build", "builds {building} in {province}"),
+    T("admin.build_heavy", "builds a heavy troop in {province} ({troop})"),
+    T("admin.moves", "moves {moves}"),
+    T("admin.move", "{troop} to {n}"),
+    T("route.gold", "{n} into Gold"),
+    TN("route.troops", "{n} into a new troop ({troops})", "{n} into new troops ({troops})"),
+    # ------------------------------------------------------------ refusals
+    T("refuse.rejected", "E007 Submission rejected; your previous orders (if any) stay in force. {errors}"),
+    T("refuse.line", "'{line}': {why}"),
+    T("refuse.no_window", "E001 No order window is open for you."),
+    T("refuse.wrong_window", "E001 The open window takes {want} orders, not {got}."),
+    T("refuse.E301", "E301 At most 3 offers per round."),
+    T("refuse.E302", "E302 Trades use GOLD, WOOD, STONE, IRON or FOOD."),
+    T("refuse.E303", "E303 GIVE and GET must be different resources."),
+    T("refuse.E304", "E304 You hold {held}; this offer gives {n}."),
+    T("refuse.E305", "E305 Must name another active player."),
+    T("refuse.E306", "E306 Only one pact proposal per round."),
+    T("refuse.E307", "E307 Province {province} is not yours."),
+    T("refuse.E311", "E311 Offer {id} is not open to you."),
+    T("refuse.E312", "E312 You hold {held}; offer {id} asks for {n}."),
+    T("refuse.E313", "E313 Pact {id} was not proposed to you."),
+    T("refuse.E314", "E314 Province {province} is not yours."),
+    T("refuse.E315", "E315 Answer each offer or pact once."),
+    T("refuse.E004", "E004 Troop {troop} does not exist or is not yours."),
+    T("refuse.E401", "E401 Only one market transaction per turn."),
+    T("refuse.E402", "E402 The market trades WOOD, STONE, IRON or FOOD against GOLD."),
+    T("refuse.E403", "E403 BUY {n} needs {gold}; you hold {held}."),
+    T("refuse.E404", "E404 SELL quantity must be a multiple of 3."),
+    T("refuse.E405", "E405 You hold {held}."),
+    T("refuse.E406", "E406 Only one build per turn."),
+    T("refuse.E407", "E407 Province {province} is not yours."),
+    T("refuse.E408", "E408 Province {province} already has {building}."),
+    T("refuse.E409", "E409 Infrastructure needs a province that produces a simple resource."),
+    T("refuse.E410", "E410 {building} costs {cost}; you hold {stock}."),
+    T("refuse.E411", "E411 You already have 5 heavy troops."),
+    T("refuse.E412", "E412 Troop {troop} already has a move."),
+    T("refuse.E413", "E413 {a} is not adjacent to {b}."),
+    T("refuse.E414", "E414 Mode must be ATTACK, DEFENCE or CONQUEST."),
+    T("refuse.E415", "E415 TARGET needs ATTACK and another active player."),
+    T("refuse.E416", "E416 Troop {troop} already has a mode."),
+    T("refuse.E417", "E417 NEW needs an earlier BUILD HEAVY."),
+    T("refuse.E418", "E418 List each troop once in LOSSES."),
+    T("refuse.E701_one", "E701 Send one LOSE line."),
+    TN("refuse.E701", "E701 You must remove exactly {n} troop.", "E701 You must remove exactly {n} different troops."),
+    T("refuse.E702", "E702 Troop {troop} does not belong to {seat}."),
+    T("refuse.E703", "E703 You are not the chooser for {seat}."),
+    T("refuse.E801", "E801 Routing {n} exceeds your population {pop}."),
+    T("refuse.E802", "E802 Province {province} is not yours."),
+    TN("refuse.E803", "E803 Only {n} simple troop piece left.", "E803 Only {n} simple troop pieces left."),
+    T("refuse.E804", "E804 Free tribute takes GOLD, WOOD, STONE, IRON, FOOD or POP."),
+    T("refuse.E805", "E805 Simple substitution takes two of WOOD, STONE, IRON, FOOD."),
+    T("refuse.E806_troops", "E806 Each of these lines may appear once (ROUTE TROOPS once per province)."),
+    T("refuse.E806", "E806 Each of these lines may appear once."),
+    T("refuse.E901", "E901 Pay 1 GOLD, WOOD, STONE, IRON, FOOD or POP that you hold."),
+    T("refuse.E902", "E902 Pay exactly two simple resources you hold."),
+    TN("refuse.E903", "E903 You owe {n} payment this round.", "E903 You owe {n} payments this round."),
+    T("refuse.E904", "E904 Payment {i} can only be {form}."),
+    # orders that cannot be read
+    T("unreadable.rejected", "E007 Submission rejected; your previous orders (if any) stay in force. {errors}"),
+    T("unreadable.line", "'{line}': {why}"),
+    T("unreadable.E002", "E002 Unrecognised order: {line}."),
+    T("unreadable.E006", "E006 Quantity must be a whole number >= 1 (got {got})."),
+    T("unreadable.E003", "E003 Unknown province {got} (use 1-12)."),
+    T("unreadable.E005", "E005 Unknown resource {got}."),
+    T("unreadable.E305", "E305 Must name another active player (got {got})."),
+    T("unreadable.E004", "E004 Troop {got} does not exist or is not yours."),
+    T("unreadable.too_long", "E002 That order text is too long."),
+    T("unreadable.empty", "E002 Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'."),
+    T("unreadable.unknown_window", "E002 Unknown order window {got}."),
+    T("unreadable.mixed", "E002 One order set may not mix windows: {windows}."),
+    T("unreadable.other_window", "E002 These lines do not belong to the {kind} window."),
+    T("unreadable.line_window", "E002 {line} does not belong to the {kind} window."),
+    T("unreadable.not_an_order", "E002 Unrecognised order; choose an order set from the form."),
+    T("unreadable.bad_set", "E002 Unrecognised order set."),
+    T("unreadable.bad_line", "E002 Unrecognised order line {line}."),
+    T("unreadable.tick", "E701 Tick the troops to remove (or choose 'Do not choose')."),
+    T("unreadable.bad_value", "E002 Unrecognised value for {field}."),
+    T("unreadable.negative", "E006 Quantity must be a whole number >= 1 ({field})."),
+    T("unreadable.wrong_window", "E001 The open window takes {want} orders, not {got}."),
+    # ------------------------------------------------------------ prompts
+    T("prompt.title", "Round {round}: {title}"),
+    T("prompt.title.T3A", "Diplomacy: your proposals"),
+    T("prompt.title.T3B", "Diplomacy: your answers"),
+    T("prompt.title.T4", "Administration and strategy"),
+    T("prompt.title.T7A", "Maintenance: choose troops to lose"),
+    T("prompt.title.T7B", "Maintenance: choose troops for your neighbour"),
+    T("prompt.title.T8", "Population routing"),
+    T("prompt.title.T9", "Tribute: choose how to pay"),
+    T("prompt.holding", "{text} You hold {stock}."),
+    T("prompt.text.T3A", "Turn 3A. Propose up to 3 trades (one resource for another; without TO the "
+                         "offer is open to everyone) and at most one pact protecting one of your provinces."),
+    T("prompt.text.T3B", "Turn 3B. Accept or decline what was offered to you; anything unanswered is declined."),
+    T("prompt.text.T4", "Turn 4. One market transaction, one build, a move to an adjacent province for "
+                        "any troop and a combat mode for any troop. Moves of all players happen at once; "
+                        "nothing fights until turn 6. If any line is wrong, the whole set is rejected."),
+    TN("prompt.text.T7A", "Turn 7A. You lack Gold for {n} troop: choose exactly {n} to remove. If you do "
+                          "not, your right neighbour chooses.",
+       "Turn 7A. You lack Gold for {n} troops: choose exactly {n} to remove. If you do not, your right "
+       "neighbour chooses."),
+    TN("prompt.text.T7B", "Turn 7B. {seat} could not pay for {n} troop and did not choose in time; as "
+                          "their right neighbour you choose which {n} goes. If you do not, the default "
+                          "loss rule applies.",
+       "Turn 7B. {seat} could not pay for {n} troops and did not choose in time; as their right "
+       "neighbour you choose which {n} go. If you do not, the default loss rule applies."),
+    T("prompt.text.T8", "Turn 8. Route population (you have {pop}) into Gold or new troops, one for one. "
+                        "This round's tribute is {tribute}."),
+    TN("prompt.text.T9", "Turn 9. Tribute is {tribute}; you owe {n} payment and must choose how to pay.",
+       "Turn 9. Tribute is {tribute}; you owe {n} payments and must choose how to pay (the second is "
+       "checked against what the first leaves)."),
+    T("prompt.text_form", "Write the whole set in notation"),
+    T("prompt.text_field", "Orders, one per line or split by ';' (e.g. {example})"),
+    T("prompt.send.T3A", "Send proposals"),
+    T("prompt.send.T3B", "Send answers"),
+    T("prompt.send.T4", "Send administration orders"),
+    TN("prompt.send.T7", "Remove this {n}", "Remove these {n}"),
+    T("prompt.send.T8", "Send routing"),
+    T("prompt.send.T9", "Pay tribute"),
+    T("prompt.dont_choose", "Do not choose"),
+    T("field.offer", "Offer {i}: GIVE n R GET m R [TO player]"),
+    T("field.pact", "Pact proposal (none: no pact)"),
+    T("choice.pact", "Pact with {seat}, protecting {province}"),
+    T("field.answer_offer", "{id} from {seat}: they give {give}, you give {get} (none: declined)"),
+    T("field.answer_pact", "{id} from {seat}: protects their {province}; name one of yours (none: declined)"),
+    T("choice.accept", "accept"),
+    T("choice.decline", "decline"),
+    T("choice.accept_pact", "accept, protecting {province}"),
+    T("field.market", "Market, one transaction (none: no trade)"),
+    T("choice.buy", "buy {got} for {gold}"),
+    T("choice.sell", "sell {sold} for {gold}"),
+    T("field.build", "Build one (none: no build)"),
+    T("choice.build", "{building} in {province} ({cost})"),
+    T("field.move", "{troop} in {province}: move (none: stay)"),
+    T("choice.move", "to {province}"),
+    T("field.mode", "{troop}: combat mode (none: keep {mode})"),
+    T("label.mode_target", "{mode} target {seat}"),
+    T("choice.mode_target", "{mode}, target {seat}"),
+    T("field.losses", "Standing LOSSES order: troops to remove first if Maintenance is short (blank "
+                      "keeps the current one)"),
+    T("field.extra", "Other lines (e.g. MOVE NEW 2; MODE NEW ATTACK)"),
+    T("choice.troop", "{troop} in {province}"),
+    TN("field.lose", "Exactly {n} troop", "Exactly {n} troops"),
+    T("field.route_gold", "Pop to route into Gold"),
+    T("field.route_troops", "Pop to route into new troops in {province}"),
+    T("field.tribute_free", "If tribute is a free choice, pay with (none: no preference)"),
+    T("field.tribute_simple", "If you must substitute two simple resources (none: no preference)"),
+    T("field.pay", "Payment {i}"),
+    # ------------------------------------------------------------ pages (templates/games/empire)
+    T("page.round", "Round {round}"),
+    T("page.of_at_most", "of at most {limit} ({mode} game)"),
+    T("page.turn", "turn {turn}"),
+    T("page.tribute", "tribute:"),
+    T("page.not_rolled", "not rolled yet"),
+    T("page.die", "die {roll}"),
+    T("page.round_order", "Round order:"),
+    T("page.waiting", "waiting for:"),
+    T("page.pacts", "Active pacts (peace markers)"),
+    T("page.pact", "{seats} protect provinces {provinces} from each other this round."),
+    T("page.open_offers", "Open offers"),
+    T("page.offer_open", "gives {give}, wants {get}"),
+    T("page.to_remove", "Troops still to remove (turn 7)"),
+    T("page.players", "Players"),
+    T("page.you", "(you)"),
+    T("page.eliminated", "(eliminated)"),
+    TN("page.partners", "{n} partner", "{n} partners"),
+    T("page.revealed", "{seat} revealed {card}"),
+    TN("page.deck", "Setback deck: {n} card", "Setback deck: {n} cards"),
+    TN("page.discard", "discard pile: {n} card", "discard pile: {n} cards"),
+    T("page.winners", "Winners (shared)"),
+    T("page.winner", "Winner"),
+    T("page.completed", "completed"),
+    T("page.not_completed", "not yet completed"),
+    T("page.your_colour", "Your colour:"),
+    TN("page.secret_objectives", "Secret objective:", "Secret objectives:"),
+    T("page.losses", "Standing LOSSES order:"),
+    T("page.none", "none"),
+    T("page.preference", "Tribute preference this round:"),
+    T("page.pref_free", "free tribute with {res}"),
+    T("page.pref_simple", "substitution with {a} + {b}"),
+    TN("page.must_remove", "You must remove {n} troop.", "You must remove {n} troops."),
+    T("page.choosing", "You choose the troops {seat} loses."),
+    TN("page.owe", "You owe {n} tribute payment and must choose how.",
+       "You owe {n} tribute payments and must choose how."),
+    T("page.private_diplomacy", "Private diplomacy:"),
+    T("page.offer_private", "{src} gives {give} to {dst} for {get}"),
+    T("page.pact_proposal", "{src} proposes a pact to {dst} protecting province {province}"),
+    # ------------------------------------------------------------ board (SVG)
+    T("board.aria", "Empire map, round {round}"),
+    T("board.title", "Round {round} - turn {turn} - tribute {tribute}"),
+    T("board.no_tribute", "?"),
+    T("board.legend", "ATK attack, DEF defence, CON conquest, >X target, bold = heavy; provinces "
+                      "sharing an edge are adjacent"),
+    T("board.neutral", "neutral"),
+    T("board.centre", "centre ({colour})"),
+    T("board.pact", "PACT"),
+    T("board.you", "{seat} (you)"),
+    T("board.out", "{seat} out"),
+    T("board.col.player", "Player"),
+    T("board.col.GOLD", "Gd"),
+    T("board.col.WOOD", "Wd"),
+    T("board.col.STONE", "St"),
+    T("board.col.IRON", "Ir"),
+    T("board.col.FOOD", "Fd"),
+    T("board.col.POP", "Pop"),
+    T("board.col.prov", "Prov"),
+    T("board.col.troops", "Troops"),
+    T("board.col.spoils", "Spoils"),
+    T("board.col.trade", "Trade"),
+    T("board.col.setback", "Setback"),
+    T("board.building.INF", "INF"),
+    T("board.building.WALL", "WALL"),
+])
+
+
+# ---------------------------------------------------------------- helpers for the engine
+def seat_name(colour: str) -> Msg:
+    """A player by colour token (``BLUE``)."""
+    return name("colour", colour)
+
+
+def res_name(res: str) -> Msg:
+    return name("resource", res)
+
+
+def tribute_name(tribute: str | None) -> Msg | str:
+    if tribute is None:
+        return msg("board.no_tribute")
+    return name("tribute", tribute) if tribute == "FREE" else name("resource", tribute)
+
+
+def province(p: int) -> Msg:
+    """``6 (Westgold)``: the map's number (used in orders) beside the province's name."""
+    return msg("label.province", n=int(p), name=name("province", str(p)))
+
+
+def amount(n: int, res: str) -> Msg:
+    return msg("label.amount", n=int(n), res=name("resource_n", res))
+
+
+def amounts(pairs: Any) -> dict[str, list[Any]]:
+    """``2 Food, 1 Pop and 2 Gold`` from ``[(res, n), ...]`` or a ``{res: n}`` dict."""
+    items = pairs.items() if isinstance(pairs, dict) else pairs
+    return listing([amount(n, r) for r, n in items])
+
+
+def card(code: str) -> Msg:
+    """A setback card instance ``S05-2`` (code printed beside its name)."""
+    return msg("label.card", code=code, name=name("card", code[:3]))
+
+
+def objective(code: str) -> Msg:
+    return msg("label.card", code=code, name=name("objective", code))
+
+
+def joined(parts: list[Any], how: str = "join.space") -> Any:
+    """Parts joined left to right by ``{a} {b}`` (``join.comma``, ``join.semicolon``)."""
+    if not parts:
+        return ""
+    out = parts[0]
+    for part in parts[1:]:
+        out = msg(how, a=out, b=part)
+    return out
+
+
+def codes(items: list[str]) -> str:
+    """Codes (troop ids, pact ids) as the rulebook prints them: ``B-S1, B-S2``."""
+    return ", ".join(items)
+
+
+__all__ = ["TEXT", "seat_name", "res_name", "tribute_name", "province", "amount", "amounts", "card",
+           "objective", "joined", "codes"]
