@@ -17,6 +17,7 @@ import pytest
 from app.games import IllegalOrder, all_games
 from app.games.base import ANYTIME_STEP, BaseRules, step_rng
 from app.games.driver import advance, anytime, random_orders, replay, start
+from app.games.text import is_msg
 
 GAMES = all_games()
 SLUGS = sorted(GAMES)
@@ -53,6 +54,15 @@ def _check_views(rules, state, seats) -> None:
             for viewer, text in views.items():
                 if viewer != owner:
                     assert token not in text, f"{viewer!r} sees {owner}'s secret {secret!r}"
+
+
+def _check_event_text(rules, text) -> None:
+    """An event's text: a message of the game's catalogue (or, not yet converted, plain English)."""
+    if is_msg(text):
+        assert text["msg"] in rules.text, f"event message {text['msg']!r} is not in the catalogue"
+        assert rules.text.english(text)
+    else:
+        assert isinstance(text, str) and text
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -93,7 +103,7 @@ def test_random_playthrough_reaches_outcome_and_replays(slug, options, seed):
         events = advance(rules, game, orders)
         assert _dump(game.steps[-1]) == before_orders, "resolve mutated the orders"
         for event in events:
-            assert isinstance(event.get("text"), str) and event["text"]
+            _check_event_text(rules, event.get("text"))
             assert event.get("to") is None or set(event["to"]) <= set(game.seats)
         assert json.loads(_dump(game.state)) == game.state
     result = rules.outcome(game.state)
@@ -201,7 +211,7 @@ def _check_anytime(rules, game) -> None:
                 continue
             assert json.loads(_dump(new_state)) == new_state
             for event in events:
-                assert isinstance(event.get("text"), str) and event["text"]
+                _check_event_text(rules, event.get("text"))
                 assert event.get("to") is None or set(event["to"]) <= set(game.seats)
         for junk in GARBAGE:
             with pytest.raises(IllegalOrder):

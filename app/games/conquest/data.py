@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.text import msg, name
+
 #: Theatre codes in tie-break order, with names and reinforcement bonuses.
 THEATRES: list[str] = ["AM", "WE", "EF", "AME", "CBI", "PAC"]
 THEATRE_NAMES: dict[str, str] = {
@@ -157,20 +159,19 @@ for _i, _c in enumerate(COLOURS):
 OBJECTIVE_ORDER: list[str] = [f"O{n}" for n in range(1, 15)]
 
 
-def objective_text(code: str) -> str:
-    """The objective in a player's words."""
+def objective_text(code: str) -> dict[str, Any]:
+    """The objective in a player's words (a message of ``text.py``)."""
     if code == "WORLD":
-        return "Control all 42 territories."
+        return msg("objective.world")
     obj = OBJECTIVES[code]
     if "destroy" in obj:
-        return f"Destroy the {obj['destroy']} army: take its last territory yourself."
+        return msg("objective.destroy", colour=name("colour", obj["destroy"]))
     if "theatres" in obj:
-        names = " and ".join(f"all of {THEATRE_NAMES[h]}" for h in obj["theatres"])
-        extra = ", plus all of one other theatre" if obj.get("plus_one") else ""
-        return f"Control {names}{extra}."
+        a, b = (name("theatre", h) for h in obj["theatres"])
+        return msg("objective.theatres_plus" if obj.get("plus_one") else "objective.theatres", a=a, b=b)
     if "min_armies" in obj:
-        return "Control at least 18 territories holding at least 2 armies each."
-    return "Control at least 24 territories."
+        return msg("objective.min_armies")
+    return msg("objective.territories")
 
 
 # Room options (spec 4.1) under the platform's option names.
