@@ -110,7 +110,7 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
             None,
         )
     shown = listing(card_name(c) for c in cards)
-    args = {"seat": label(state, seat), "cards": shown, "trades": state["trades"], "armies": msg("armies", n=value)}
+    args = {"seat": label(state, seat), "cards": shown, "trades": state["trades"], "n": value}
     if bonus:
         state["armies"][bonus] += 2
         say(events, msg("event.trade_bonus", **args, territory=tname(bonus)))
@@ -350,7 +350,7 @@ def start_turn(state: State, events: Events) -> None:
     state["pools"] = compute_pools(state, seat)
     bonus = [msg("bonus.item", theatre=name("theatre", h), n=n) for h, n in state["pools"].items() if h != "G"]
     args = {"round": state["round"], "serial": state["serial"], "seat": label(state, seat),
-            "armies": msg("armies", n=state["pools"]["G"])}
+            "n": state["pools"]["G"]}
     if bonus:
         say(events, msg("event.turn_start_bonus", **args, bonus=listing(bonus)))
     else:
