@@ -243,3 +243,16 @@ def test_plural_forms_in_european_portuguese_and_greek():
     assert gametext.render("conquest", msg("armies", n=0), "pt") == "0 exércitos"
     assert gametext.render("conquest", msg("armies", n=2), "el") == "2 στρατοί"
     assert gametext.render("conquest", msg("armies", n=1), "en") == "1 army"
+
+
+def test_the_glossary_names_every_thing_of_the_game():
+    """Territories (the notation's English names too), theatres, colours and card symbols."""
+    from app.games.text import name
+
+    for t in data.TERRITORIES:
+        assert TEXT.english(name("territory", t)) == data.NAME[t]
+    keys = [("theatre", h) for h in data.THEATRES] + [("colour", c) for c in data.COLOURS]
+    keys += [("symbol", s) for s in set(data.CARD_SYMBOL.values())]
+    keys += [("phase", p) for p in ("MOBILISATION", "OFFENSIVE", "REGROUP", "ENDED")]
+    for kind, key in keys:
+        assert f"{kind}.{key}" in TEXT

@@ -11,16 +11,8 @@ from typing import Any
 
 from app.games.text import msg, name
 
-#: Theatre codes in tie-break order, with names and reinforcement bonuses.
+#: Theatre codes in tie-break order and reinforcement bonuses (names: ``theatre.<code>`` in text.py).
 THEATRES: list[str] = ["AM", "WE", "EF", "AME", "CBI", "PAC"]
-THEATRE_NAMES: dict[str, str] = {
-    "AM": "Americas",
-    "WE": "Western Europe",
-    "EF": "Eastern Front",
-    "AME": "Africa & Middle East",
-    "CBI": "China-Burma-India",
-    "PAC": "Pacific",
-}
 THEATRE_BONUS: dict[str, int] = {"AM": 4, "WE": 5, "EF": 6, "AME": 6, "CBI": 4, "PAC": 4}
 
 #: (number, id, name, theatre) in # order.
@@ -115,7 +107,6 @@ BORDER: dict[str, bool] = {t: any(THEATRE[n] != THEATRE[t] for n in NEIGHBOURS[t
 
 # Cards (spec 3.1): c1..c42 picture territory #n; c43 and c44 are the jokers J1, J2.
 SYMBOLS = ["INF", "ARM", "ART"]
-SYMBOL_NAMES = {"INF": "infantry", "ARM": "armour", "ART": "artillery", "JOKER": "joker"}
 DECK: list[str] = [f"c{n}" for n in range(1, 45)]
 JOKERS = {"c43": "J1", "c44": "J2"}
 CARD_TERRITORY: dict[str, str | None] = {f"c{NUMBER[t]}": t for t in TERRITORIES}
