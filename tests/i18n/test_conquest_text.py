@@ -163,8 +163,9 @@ def emitted() -> list[dict[str, Any]]:
 def test_every_message_the_engine_emits_is_in_the_catalogue(emitted):
     ids = {m["msg"] for m in emitted}
     assert ids - set(TEXT.entries) == set()
-    # the playthroughs reach the bulk of the catalogue (events, prompts, refusals, board, glossary)
-    assert len(ids) >= 0.85 * len(TEXT.entries), sorted(set(TEXT.entries) - ids)
+    # the playthroughs reach the bulk of the sentences (events, prompts, refusals, board)
+    sentences = {i for i in TEXT.entries if not i.startswith(("territory.", "short."))}
+    assert len(ids & sentences) >= 0.8 * len(sentences), sorted(sentences - ids)
 
 
 def _po(lang: str):

@@ -56,7 +56,7 @@ def _no_round1(state: State) -> None:
 def _no_pending(state: State) -> None:
     p = state["pending"]
     if p:
-        raise TEXT.refuse("refuse.pending", territory=tname(p["to"]), d=p["d"])
+        raise TEXT.refuse("refuse.pending", territory=tname(p["to"], "the"), d=p["d"])
 
 
 def _phase_is(state: State, kind: str, *phases: str) -> None:
@@ -85,7 +85,7 @@ def check_place(state: State, seat: str, order: dict[str, Any]) -> dict[str, int
     where = placement(order)
     for t in where:
         if state["owner"][t] != seat:
-            raise TEXT.refuse("refuse.not_yours", territory=tname(t))
+            raise TEXT.refuse("refuse.not_yours", territory=tname(t, "the"))
     k = len(state["hands"][seat])
     if k >= 5:
         raise TEXT.refuse("refuse.too_many_cards", n=k)
@@ -96,9 +96,9 @@ def check_place(state: State, seat: str, order: dict[str, Any]) -> dict[str, int
         r = pools.get(h, 0)
         if n > g + r:
             if r:
-                raise TEXT.refuse("refuse.place_max_theatre", n=g + r, territory=tname(t), g=g, r=r,
+                raise TEXT.refuse("refuse.place_max_theatre", n=g + r, territory=tname(t, "in"), g=g, r=r,
                                   theatre=name("theatre", h))
-            raise TEXT.refuse("refuse.place_max", n=g, territory=tname(t), g=g)
+            raise TEXT.refuse("refuse.place_max", n=g, territory=tname(t, "in"), g=g)
     per_theatre: dict[str, int] = {}
     for t, n in where.items():
         per_theatre[data.THEATRE[t]] = per_theatre.get(data.THEATRE[t], 0) + n
@@ -141,11 +141,11 @@ def check_attack(state: State, seat: str, order: dict[str, Any]) -> None:
     mobilisation_exit(state, seat)
     a, b = split_pair(order.get("pair"))
     if state["owner"][a] != seat:
-        raise TEXT.refuse("refuse.not_yours", territory=tname(a))
+        raise TEXT.refuse("refuse.not_yours", territory=tname(a, "the"))
     if state["owner"][b] == seat:
-        raise TEXT.refuse("refuse.attack_own", territory=tname(b))
+        raise TEXT.refuse("refuse.attack_own", territory=tname(b, "the"))
     if b not in data.NEIGHBOURS[a]:
-        raise TEXT.refuse("refuse.not_neighbours", a=tname(a), b=tname(b))
+        raise TEXT.refuse("refuse.not_neighbours", a=tname(a, "the"), b=tname(b, "the"))
     repeat, stop, adv = order.get("repeat", 1), order.get("stop", 2), order.get("advance", "ASK")
     bad = None
     if not (repeat == "CONQUER" or (type(repeat) is int and 1 <= repeat <= 99)):
@@ -159,7 +159,7 @@ def check_attack(state: State, seat: str, order: dict[str, Any]) -> None:
         bad = sorted(extra)[0]
     need = max(2, stop) if type(stop) is int else 2
     if state["armies"][a] < need:
-        raise TEXT.refuse("refuse.attack_armies", territory=tname(a), need=need, have=state["armies"][a])
+        raise TEXT.refuse("refuse.attack_armies", territory=tname(a, "in"), need=need, have=state["armies"][a])
     if bad:
         raise TEXT.refuse("refuse.bad_option", option=bad)
 
@@ -173,14 +173,14 @@ def check_move(state: State, seat: str, order: dict[str, Any]) -> None:
     if a == b:
         raise TEXT.refuse("refuse.same")
     if state["owner"][a] != seat or state["owner"][b] != seat:
-        raise TEXT.refuse("refuse.both", a=tname(a), b=tname(b))
+        raise TEXT.refuse("refuse.both", a=tname(a, "the"), b=tname(b, "the"))
     if b not in data.NEIGHBOURS[a]:
-        raise TEXT.refuse("refuse.not_neighbours", a=tname(a), b=tname(b))
+        raise TEXT.refuse("refuse.not_neighbours", a=tname(a, "the"), b=tname(b, "the"))
     if n > state["armies"][a] - 1:
-        raise TEXT.refuse("refuse.keep_one", territory=tname(a), n=state["armies"][a] - 1)
+        raise TEXT.refuse("refuse.keep_one", territory=tname(a, "in"), n=state["armies"][a] - 1)
     left = state["moves_left"][a] if state["moves_left"] is not None else state["armies"][a]
     if n > left:
-        raise TEXT.refuse("refuse.moved", n=left, territory=tname(a))
+        raise TEXT.refuse("refuse.moved", n=left, territory=tname(a, "in"))
 
 
 def check_turn_order(state: State, seat: str, order: dict[str, Any]) -> None:

@@ -113,7 +113,7 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
     args = {"seat": label(state, seat), "cards": shown, "trades": state["trades"], "n": value}
     if bonus:
         state["armies"][bonus] += 2
-        say(events, msg("event.trade_bonus", **args, territory=tname(bonus)))
+        say(events, msg("event.trade_bonus", **args, territory=tname(bonus, "in")))
     else:
         say(events, msg("event.trade", **args))
     check_victory(state, seat, events)
@@ -132,7 +132,7 @@ def do_place(state: State, seat: str, where: dict[str, int], events: Events) -> 
     for h in [k for k, v in pools.items() if k != "G" and v == 0]:
         del pools[h]
     order = sorted(where, key=data.NUMBER.__getitem__)
-    items = listing(msg("place.item", n=where[t], territory=tname(t)) for t in order)
+    items = listing(msg("place.item", n=where[t], territory=tname(t, "in")) for t in order)
     say(events, msg("event.place", seat=label(state, seat), where=items))
     check_victory(state, seat, events)
 
@@ -196,8 +196,8 @@ def do_roll(state: State, seat: str, a: str, b: str, rng: Any, events: Events) -
     state["armies"][b] -= lose_d
     say(
         events,
-        msg("event.attack", seat=label(state, seat), b=tname(b), defender=label(state, defender), a=tname(a),
-            att=" ".join(map(str, att)), dfn=" ".join(map(str, dfn)), al=lose_a, dl=lose_d),
+        msg("event.attack", seat=label(state, seat), b=tname(b, "the"), defender=label(state, defender),
+            a=tname(a, "from"), att=" ".join(map(str, att)), dfn=" ".join(map(str, dfn)), al=lose_a, dl=lose_d),
         dice={"attacker": att, "defender": dfn, "from": a, "to": b},
     )
     state["last_roll"] = {
@@ -216,7 +216,7 @@ def do_roll(state: State, seat: str, a: str, b: str, rng: Any, events: Events) -
     state["armies"][b] = 1
     state["armies"][a] -= 1
     state["conquered"] = True
-    say(events, msg("event.conquers", seat=label(state, seat), territory=tname(b)))
+    say(events, msg("event.conquers", seat=label(state, seat), territory=tname(b, "the")))
     if not territories_of(state, defender):
         eliminate(state, defender, seat, events)
     check_victory(state, seat, events)
@@ -227,7 +227,7 @@ def do_advance(state: State, seat: str, a: str, b: str, n: int, events: Events) 
     state["armies"][a] -= n - 1
     state["armies"][b] += n - 1
     state["pending"] = None
-    say(events, msg("event.occupies", seat=label(state, seat), territory=tname(b), n=n))
+    say(events, msg("event.occupies", seat=label(state, seat), territory=tname(b, "the"), n=n))
     check_victory(state, seat, events)
 
 
@@ -237,7 +237,7 @@ def do_attack(state: State, seat: str, order: dict[str, Any], rng: Any, events: 
     rolls = 0
     while state["result"] is None and (repeat == "CONQUER" or rolls < repeat):
         if state["armies"][a] < max(2, stop):
-            say(events, msg("event.halts", seat=label(state, seat), territory=tname(b)))
+            say(events, msg("event.halts", seat=label(state, seat), territory=tname(b, "to")))
             return
         rolls += 1
         d = do_roll(state, seat, a, b, rng, events)
@@ -265,7 +265,7 @@ def do_move(state: State, seat: str, a: str, b: str, n: int, events: Events) -> 
     state["armies"][b] += n
     state["moves_left"][a] -= n
     state["last_move_from"] = data.NUMBER[a]
-    say(events, msg("event.moves", seat=label(state, seat), n=n, a=tname(a), b=tname(b)))
+    say(events, msg("event.moves", seat=label(state, seat), n=n, a=tname(a, "from"), b=tname(b, "the")))
     check_victory(state, seat, events)
 
 

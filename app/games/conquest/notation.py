@@ -99,7 +99,7 @@ def parse(text: Any) -> dict[str, Any]:
             n, words = _count_and_rest(part.split(), text)
             t = _territory(words, text)
             if t in where:
-                raise TEXT.unreadable("unreadable.twice", territory=name("territory", t))
+                raise TEXT.unreadable("unreadable.twice", territory=name("territory.the", t))
             where[t] = n
         return {"type": "PLACE", **{t: where[t] for t in sorted(where, key=data.NUMBER.__getitem__)}}
     if head == "MOVE":

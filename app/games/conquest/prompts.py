@@ -165,8 +165,8 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
         return {
             **base,
             "kind": "advance",
-            "title": msg("prompt.advance.title", territory=tname(p["to"])),
-            "text": msg("prompt.advance.text", territory=tname(p["to"]), d=p["d"]),
+            "title": msg("prompt.advance.title", territory=tname(p["to"], "the")),
+            "text": msg("prompt.advance.text", territory=tname(p["to"], "in"), d=p["d"]),
             "example": f"ADVANCE {p['d']}",
             "forms": [
                 {

@@ -69,9 +69,14 @@ def label(state: State, seat: str) -> Msg:
     return msg("seat", seat=seat, colour=name("colour", state["colour"][seat]))
 
 
-def tname(t: str) -> Msg:
-    """A territory's name from the glossary."""
-    return name("territory", t)
+def tname(t: str, form: str = "") -> Msg:
+    """A territory's name from the glossary.
+
+    ``form`` picks the glossary entry for the name's place in a sentence, so that a
+    language can give it its article or preposition ("the" -> "o Japão", "in" -> "no
+    Japão", "from" -> "do Japão", "to" -> "ao Japão"); English reads the name alone.
+    """
+    return name(f"territory.{form}" if form else "territory", t)
 
 
 def in_field(state: State) -> list[str]:
