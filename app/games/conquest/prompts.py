@@ -232,14 +232,18 @@ def _seat_prompt(title: Msg, text: Msg, example: str, forms: list[dict[str, Any]
 
 
 def _example(state: State, seat: str, forms: list[dict[str, Any]]) -> str:
-    """A notation example drawn from the first form (what an e-mail order looks like)."""
+    """A notation example drawn from the first form (what an e-mail order looks like).
+
+    Territories are written by their ids, as printed on the board, so that the example
+    reads the same in every language (the notation takes names or ids).
+    """
     form = forms[0]
     kind = form["base"]["type"]
     if kind == "TRADE":
         return format_order({"type": "TRADE", "cards": valid_sets(state["hands"][seat])[0]})
     if kind == "PLACE":
-        return format_order({"type": "PLACE", form["fields"][0]["name"]: pool_total(state)})
+        return f"PLACE {pool_total(state)} {form['fields'][0]['name']}"
     if kind in ("ATTACK", "MOVE"):
-        pair = form["fields"][0]["choices"][0]["value"]
-        return format_order({"type": kind, "pair": pair, **({"count": 1} if kind == "MOVE" else {})})
+        a, b = form["fields"][0]["choices"][0]["value"].split("-")
+        return f"ATTACK {a} {b}" if kind == "ATTACK" else f"MOVE 1 {a} {b}"
     return format_order({"type": kind})
