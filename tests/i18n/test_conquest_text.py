@@ -257,3 +257,27 @@ def test_the_glossary_names_every_thing_of_the_game():
     keys += [("phase", p) for p in ("MOBILISATION", "OFFENSIVE", "REGROUP", "ENDED")]
     for kind, key in keys:
         assert f"{kind}.{key}" in TEXT
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_game_templates_read_in_the_readers_language(lang):
+    """The board and private fragments (page and report) of a running and a finished game."""
+    from flask_babel import force_locale
+
+    from app.games.driver import play_random
+    from tests.games.jinja_env import app_env
+
+    app = app_env()._app  # noqa: SLF001 (the application behind the test templates)
+    english = _english_words()
+    for steps in (120, 20000):
+        state = play_random(RULES, {"players": 4, "round_limit": 20}, "look", max_steps=steps).state
+        seat = state["current"]
+        view = RULES.view(state, seat)
+        with app.app_context(), app.test_request_context(), force_locale(lang):
+            page = "".join(app.jinja_env.get_template(f"games/conquest/{t}").render(view=view, seat=seat)
+                           for t in ("board.html", "private.html"))
+        text = re.sub(r"<[^>]+>", " ", re.sub(r"<style.*?</style>", " ", page, flags=re.S))
+        leaks = {w for w in WORD.findall(text) if not w.isupper() and w.lower() in english}
+        assert not leaks, sorted(leaks)
+        if lang == "el":  # Greek script throughout: a Latin word with lower case is English left over
+            assert not {w for w in re.findall(r"\b[A-Za-z]{3,}\b", text) if not w.isupper()}
