@@ -10,6 +10,7 @@ from html import escape
 from typing import Any
 
 from app.games.conquest import data
+from app.games.text import Msg, Render, msg, name
 
 W, H = 1300, 704
 BW, BH = 104, 58
@@ -70,23 +71,15 @@ STUBS = {frozenset(("ALA", "JAP")), frozenset(("WUS", "HAW"))}
 MARGIN_ROUTES = {frozenset(("HAW", "NGU"))}
 #: Iceland - Leningrad runs in the channel between the panel titles and the top row.
 CHANNEL_Y = 68
-SHORT = {
-    "WCA": "W. Canada",
-    "ECA": "E. Canada",
-    "WUS": "W. USA",
-    "EUS": "E. USA",
-    "GBR": "UK",
-    "NCH": "Nat. China",
-    "OCH": "Occ. China",
-    "DEI": "E. Indies",
-    "NGU": "New Guinea",
-    "WAF": "W. Africa",
-    "EAF": "E. Africa",
-    "SAF": "S. Africa",
-    "IDC": "Indochina",
-    "STA": "Stalingrad",
-    "LEN": "Leningrad",
-}
+#: Territories whose name the board abbreviates (``short.<id>`` in ``text.py``).
+SHORT = {"WCA", "ECA", "WUS", "EUS", "GBR", "NCH", "OCH", "DEI", "WAF", "EAF", "SAF"}
+
+
+def short_name(t: str) -> Msg:
+    """The name printed in a territory's box."""
+    return name("short" if t in SHORT else "territory", t)
+
+
 _PANELS = {
     "AM": (6, 40, 228, 392),
     "WE": (244, 40, 466, 392),
@@ -166,17 +159,19 @@ def _link(a: str, b: str, kind: str) -> str:
     return f'<path d="M{x1} {y1} L{x2} {y2}" {style}/>'
 
 
-def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight: set[str]) -> str:
+def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight: set[str], tr: Render) -> str:
     x, y = POS[t]
     x0, y0 = x - BW // 2, y - BH // 2
     owner = str(info.get("owner"))
     colour = colours.get(owner, "Grey")
     fill, _, letter = data.COLOUR_STYLE[colour]
     dark = colour == "Black"
+    armies = int(info.get("armies", 0))
+    tip = msg("board.tooltip", territory=name("territory", t), seat=owner, colour=name("colour", colour),
+              armies=msg("armies", n=armies))
     edge = ' stroke="#000" stroke-width="3.5"' if t in highlight else ' stroke="#222" stroke-width="1.2"'
     parts = [
-        f'<g class="t t-{t}"><title>{escape(data.NAME[t])}: {escape(str(owner))} ({colour}), '
-        f"{info.get('armies', 0)} armies</title>",
+        f'<g class="t t-{t}"><title>{escape(tr(tip))}</title>',
         f'<rect x="{x0}" y="{y0}" width="{BW}" height="{BH}" rx="6" fill="url(#pat-{colour})"{edge}/>',
         f'<rect x="{x0 + 7}" y="{y0 + 6}" width="{BW - 14}" height="{BH - 12}" rx="4" fill="#fff" fill-opacity=".92"/>',
         f'<text x="{x0 + 11}" y="{y0 + 21}" font-size="15" font-weight="bold">{t}</text>',
@@ -184,9 +179,9 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
         'stroke-width=".8"/>',
         f'<text x="{x0 + BW - 21}" y="{y0 + 21}" font-size="13" font-weight="bold" text-anchor="middle" '
         f'fill="{"#fff" if dark else "#000"}">{letter}</text>',
-        f'<text x="{x0 + 11}" y="{y0 + 34}" font-size="11">{escape(SHORT.get(t, data.NAME[t]))}</text>',
+        f'<text x="{x0 + 11}" y="{y0 + 34}" font-size="11">{escape(tr(short_name(t)))}</text>',
     ]
-    n_tanks, units = tanks(int(info.get("armies", 0)))
+    n_tanks, units = tanks(armies)
     tx = x0 + 11
     shown = n_tanks if n_tanks <= 3 else 1
     for i in range(shown):
@@ -198,8 +193,8 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
     return "".join(parts)
 
 
-def render(view: dict[str, Any], seat: str | None) -> str:
-    """One complete <svg> of the board for ``view``."""
+def render(view: dict[str, Any], seat: str | None, tr: Render) -> str:
+    """One complete <svg> of the board for ``view``, every label rendered by ``tr``."""
     colours = {c["seat"]: c["colour"] for c in view.get("commanders", [])}
     terr = view.get("territories", {})
     highlight = set()
@@ -211,7 +206,7 @@ def render(view: dict[str, Any], seat: str | None) -> str:
         highlight = {last["from"], last["to"]}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
-        'font-family="DejaVu Sans, Arial, sans-serif" role="img" aria-label="WW2 Conquest map">',
+        f'font-family="DejaVu Sans, Arial, sans-serif" role="img" aria-label="{escape(tr(msg("board.title")))}">',
         _patterns(),
         f'<rect width="{W}" height="{H}" fill="#f4f7fa"/>',
     ]
@@ -222,20 +217,20 @@ def render(view: dict[str, Any], seat: str | None) -> str:
         )
         out.append(
             f'<text x="{x0 + 8}" y="{y0 + 17}" font-size="13" font-weight="bold" fill="#334">'
-            f"{escape(data.THEATRE_NAMES[h])} (+{data.THEATRE_BONUS[h]})</text>"
+            f"{escape(tr(msg('board.theatre', theatre=name('theatre', h), bonus=data.THEATRE_BONUS[h])))}</text>"
         )
     for a, b, kind in data.LINKS:
         out.append(_link(a, b, kind))
     for t in data.TERRITORIES:
-        out.append(_territory(t, terr.get(t, {}), colours, highlight))
+        out.append(_territory(t, terr.get(t, {}), colours, highlight, tr))
     x = 8  # one text per commander and one for the key, so that each is translated whole
     for c in view.get("commanders", []):
-        item = f"{data.COLOUR_STYLE[c['colour']][2]} = {c['seat']} {c['colour']}"
-        out.append(f'<text x="{x}" y="{H - 10}" font-size="13">{escape(item)}</text>')
+        item = msg("board.key", letter=data.COLOUR_STYLE[c["colour"]][2], seat=c["seat"],
+                   colour=name("colour", c["colour"]))
+        out.append(f'<text x="{x}" y="{H - 10}" font-size="13">{escape(tr(item))}</text>')
         x += 140  # room for the longest colour name in any language
     out.append(
-        f'<text x="{x + 10}" y="{H - 10}" font-size="13">'
-        "\u2014 land  - - sea  \u00b7\u00b7 air  \u2248 map edge  \u25a0 = 10 armies</text>"
+        f'<text x="{x + 10}" y="{H - 10}" font-size="13">{escape(tr(msg("board.legend")))}</text>'
     )
     out.append("</svg>")
     return "".join(out)

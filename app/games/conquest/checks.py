@@ -1,36 +1,36 @@
-"""Validation of orders (spec 5.0-5.4, 7.3, 7.4): raise IllegalOrder in the player's terms."""
+"""Validation of orders (spec 5.0-5.4, 7.3, 7.4): refusals are messages of ``text.py``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import IllegalOrder
 from app.games.conquest import data
-from app.games.conquest.state import State, pool_total, tname, valid_set
+from app.games.conquest.state import State, label, pool_total, tname, valid_set
+from app.games.conquest.text import TEXT
+from app.games.text import name
 
 TURN_ORDERS = {"TRADE", "PLACE", "END_MOBILISATION", "ATTACK", "ADVANCE", "END_OFFENSIVE", "MOVE", "END_TURN"}
 SEAT_ORDERS = {"RESUME", "AUTO", "ABANDON", "TIMEOUT"}
-PHASE_WORDS = {"MOBILISATION": "mobilisation", "OFFENSIVE": "offensive", "REGROUP": "regroup"}
 
 
 def territory(value: Any) -> str:
     """A territory id from an id; E05 otherwise."""
     if not isinstance(value, str) or value not in data.NUMBER:
-        raise IllegalOrder(f"Unknown territory or card '{value}'.")
+        raise TEXT.refuse("refuse.unknown_code", value=str(value))
     return value
 
 
 def count(value: Any) -> int:
     """E08: a whole number of at least 1."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise IllegalOrder("Counts must be whole numbers of at least 1.")
+        raise TEXT.refuse("refuse.count")
     return value
 
 
 def split_pair(value: Any) -> tuple[str, str]:
     """``"GER-POL"`` -> (GER, POL)."""
     if not isinstance(value, str) or value.count("-") != 1:
-        raise IllegalOrder(f"Cannot read order: pair {value!r} should look like 'GER-POL'.")
+        raise TEXT.refuse("refuse.bad_pair", value=repr(value))
     a, b = value.split("-")
     return territory(a), territory(b)
 
@@ -41,27 +41,27 @@ def mobilisation_exit(state: State, seat: str) -> None:
         return
     k = len(state["hands"][seat])
     if k >= 5:
-        raise IllegalOrder(f"You hold {k} cards; trade until you hold 4 or fewer.")
+        raise TEXT.refuse("refuse.too_many_cards", n=k)
     if pool_total(state) > 0:
         g = state["pools"].get("G", 0)
         r = pool_total(state) - g
-        raise IllegalOrder(f"Place your remaining {pool_total(state)} armies first ({g} general, {r} restricted).")
+        raise TEXT.refuse("refuse.place_first", n=pool_total(state), g=g, r=r)
 
 
 def _no_round1(state: State) -> None:
     if state["round"] == 1:
-        raise IllegalOrder("Round 1 is placement only.")
+        raise TEXT.refuse("refuse.round1")
 
 
 def _no_pending(state: State) -> None:
     p = state["pending"]
     if p:
-        raise IllegalOrder(f"First decide how many armies occupy {tname(p['to'])}: ADVANCE 1..{p['d']}.")
+        raise TEXT.refuse("refuse.pending", territory=tname(p["to"], "the"), d=p["d"])
 
 
 def _phase_is(state: State, kind: str, *phases: str) -> None:
     if state["phase"] not in phases or (state["pending"] and kind in ("TRADE", "PLACE", "END_MOBILISATION")):
-        raise IllegalOrder(f"{kind} is not allowed in the {PHASE_WORDS[state['phase']]} phase.")
+        raise TEXT.refuse(f"refuse.phase.{state['phase']}", order=kind)
 
 
 def placement(order: dict[str, Any]) -> dict[str, int]:
@@ -72,11 +72,11 @@ def placement(order: dict[str, Any]) -> dict[str, int]:
             continue
         t = territory(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise IllegalOrder("Counts must be whole numbers of at least 1.")
+            raise TEXT.refuse("refuse.count")
         if value:
             out[t] = value
     if not out:
-        raise IllegalOrder("Counts must be whole numbers of at least 1.")
+        raise TEXT.refuse("refuse.count")
     return out
 
 
@@ -85,27 +85,26 @@ def check_place(state: State, seat: str, order: dict[str, Any]) -> dict[str, int
     where = placement(order)
     for t in where:
         if state["owner"][t] != seat:
-            raise IllegalOrder(f"You do not control {tname(t)}.")
+            raise TEXT.refuse("refuse.not_yours", territory=tname(t, "the"))
     k = len(state["hands"][seat])
     if k >= 5:
-        raise IllegalOrder(f"You hold {k} cards; trade until you hold 4 or fewer.")
+        raise TEXT.refuse("refuse.too_many_cards", n=k)
     pools = state["pools"]
     g = pools.get("G", 0)
     for t, n in where.items():
         h = data.THEATRE[t]
         r = pools.get(h, 0)
         if n > g + r:
-            extra = f" + {r} {data.THEATRE_NAMES[h]}" if r else ""
-            raise IllegalOrder(f"You can place at most {g + r} armies on {tname(t)} ({g} general{extra}).")
+            if r:
+                raise TEXT.refuse("refuse.place_max_theatre", n=g + r, territory=tname(t, "in"), g=g, r=r,
+                                  theatre=name("theatre", h))
+            raise TEXT.refuse("refuse.place_max", n=g, territory=tname(t, "in"), g=g)
     per_theatre: dict[str, int] = {}
     for t, n in where.items():
         per_theatre[data.THEATRE[t]] = per_theatre.get(data.THEATRE[t], 0) + n
     need = sum(max(0, n - pools.get(h, 0)) for h, n in per_theatre.items())
     if need > g:
-        raise IllegalOrder(
-            f"These placements need {need} general armies but only {g} remain "
-            "(theatre bonuses may only be placed in their own theatre)."
-        )
+        raise TEXT.refuse("refuse.need_general", need=need, g=g)
     return where
 
 
@@ -113,40 +112,40 @@ def check_trade(state: State, seat: str, order: dict[str, Any]) -> None:
     _phase_is(state, "TRADE", "MOBILISATION")
     cards = order.get("cards")
     if not isinstance(cards, list) or len(cards) != 3:
-        raise IllegalOrder("A trade needs three cards, e.g. TRADE c12 c30 c41.")
+        raise TEXT.refuse("refuse.trade_three")
     for c in cards:
         if not isinstance(c, str) or c not in data.CARD_SYMBOL:
-            raise IllegalOrder(f"Unknown territory or card '{c}'.")
+            raise TEXT.refuse("refuse.unknown_code", value=str(c))
     for c in cards:
         if c not in state["hands"][seat]:
-            raise IllegalOrder(f"Card {c} is not in your hand.")
+            raise TEXT.refuse("refuse.not_in_hand", card=c)
     if len(set(cards)) != 3:
-        raise IllegalOrder("A trade needs three different cards.")
+        raise TEXT.refuse("refuse.trade_different")
     if not valid_set(cards):
-        raise IllegalOrder(f"{' '.join(cards)} is not a valid set: three alike, three different, or a joker.")
+        raise TEXT.refuse("refuse.bad_set", cards=" ".join(cards))
     if "bonus" in order:
         b = order["bonus"]
         pictured = [data.CARD_TERRITORY[c] for c in cards]
         if not isinstance(b, str) or b not in pictured or state["owner"].get(b) != seat:
-            raise IllegalOrder("BONUS must be a territory you control shown on one of the traded cards.")
+            raise TEXT.refuse("refuse.bonus")
     extra = set(order) - {"type", "cards", "bonus"}
     if extra:
-        raise IllegalOrder(f"Cannot read order: unexpected {sorted(extra)[0]}.")
+        raise TEXT.refuse("refuse.unexpected", key=sorted(extra)[0])
 
 
 def check_attack(state: State, seat: str, order: dict[str, Any]) -> None:
     _no_round1(state)
     if state["phase"] == "REGROUP":
-        raise IllegalOrder("ATTACK is not allowed in the regroup phase.")
+        raise TEXT.refuse("refuse.phase.REGROUP", order="ATTACK")
     _no_pending(state)
     mobilisation_exit(state, seat)
     a, b = split_pair(order.get("pair"))
     if state["owner"][a] != seat:
-        raise IllegalOrder(f"You do not control {tname(a)}.")
+        raise TEXT.refuse("refuse.not_yours", territory=tname(a, "the"))
     if state["owner"][b] == seat:
-        raise IllegalOrder(f"{tname(b)} is yours; attack an enemy territory.")
+        raise TEXT.refuse("refuse.attack_own", territory=tname(b, "the"))
     if b not in data.NEIGHBOURS[a]:
-        raise IllegalOrder(f"{tname(a)} and {tname(b)} are not neighbours.")
+        raise TEXT.refuse("refuse.not_neighbours", a=tname(a, "the"), b=tname(b, "the"))
     repeat, stop, adv = order.get("repeat", 1), order.get("stop", 2), order.get("advance", "ASK")
     bad = None
     if not (repeat == "CONQUER" or (type(repeat) is int and 1 <= repeat <= 99)):
@@ -160,9 +159,9 @@ def check_attack(state: State, seat: str, order: dict[str, Any]) -> None:
         bad = sorted(extra)[0]
     need = max(2, stop) if type(stop) is int else 2
     if state["armies"][a] < need:
-        raise IllegalOrder(f"{tname(a)} needs at least {need} armies to attack (it has {state['armies'][a]}).")
+        raise TEXT.refuse("refuse.attack_armies", territory=tname(a, "in"), need=need, have=state["armies"][a])
     if bad:
-        raise IllegalOrder(f"Bad option {bad}: REPEAT 1-99 or CONQUER, STOP >= 2, ADVANCE ASK, 1-3 or MAX.")
+        raise TEXT.refuse("refuse.bad_option", option=bad)
 
 
 def check_move(state: State, seat: str, order: dict[str, Any]) -> None:
@@ -172,19 +171,16 @@ def check_move(state: State, seat: str, order: dict[str, Any]) -> None:
     n = count(order.get("count"))
     a, b = split_pair(order.get("pair"))
     if a == b:
-        raise IllegalOrder("Origin and destination are the same.")
+        raise TEXT.refuse("refuse.same")
     if state["owner"][a] != seat or state["owner"][b] != seat:
-        raise IllegalOrder(f"You must control both {tname(a)} and {tname(b)}.")
+        raise TEXT.refuse("refuse.both", a=tname(a, "the"), b=tname(b, "the"))
     if b not in data.NEIGHBOURS[a]:
-        raise IllegalOrder(f"{tname(a)} and {tname(b)} are not neighbours.")
+        raise TEXT.refuse("refuse.not_neighbours", a=tname(a, "the"), b=tname(b, "the"))
     if n > state["armies"][a] - 1:
-        raise IllegalOrder(f"{tname(a)} must keep at least 1 army (you may move {state['armies'][a] - 1}).")
+        raise TEXT.refuse("refuse.keep_one", territory=tname(a, "in"), n=state["armies"][a] - 1)
     left = state["moves_left"][a] if state["moves_left"] is not None else state["armies"][a]
     if n > left:
-        raise IllegalOrder(
-            f"Only {left} armies in {tname(a)} can still move this turn; "
-            "armies that arrived by regrouping cannot move again."
-        )
+        raise TEXT.refuse("refuse.moved", n=left, territory=tname(a, "in"))
 
 
 def check_turn_order(state: State, seat: str, order: dict[str, Any]) -> None:
@@ -202,14 +198,14 @@ def check_turn_order(state: State, seat: str, order: dict[str, Any]) -> None:
         _no_round1(state)
         p = state["pending"]
         if not p:
-            raise IllegalOrder("There is no conquest waiting for an advance.")
+            raise TEXT.refuse("refuse.no_pending")
         n = count(order.get("count"))
         if n > p["d"]:
-            raise IllegalOrder(f"ADVANCE must be between 1 and {p['d']}.")
+            raise TEXT.refuse("refuse.advance_range", d=p["d"])
     elif kind == "END_OFFENSIVE":
         _no_round1(state)
         if state["phase"] == "REGROUP":
-            raise IllegalOrder("END_OFFENSIVE is not allowed in the regroup phase.")
+            raise TEXT.refuse("refuse.phase.REGROUP", order="END_OFFENSIVE")
         _no_pending(state)
         mobilisation_exit(state, seat)
     elif kind == "MOVE":
@@ -223,14 +219,14 @@ def check_turn_order(state: State, seat: str, order: dict[str, Any]) -> None:
 def _check_seat_status(state: State, seat: Any, kind: str) -> str:
     """E54, E52, E11 (spec 5.0, 7.3, 7.4); the seat's status otherwise."""
     if not isinstance(seat, str) or seat not in state["status"]:
-        raise IllegalOrder(f"Unknown seat {seat!r}.")
+        raise TEXT.refuse("refuse.unknown_seat", seat=repr(seat))
     status = state["status"][seat]
     if status == "ELIMINATED":
-        raise IllegalOrder("You are no longer in the game.")
+        raise TEXT.refuse("refuse.eliminated")
     if status == "ABANDONED":
         if kind == "RESUME":
-            raise IllegalOrder("You abandoned this game; command cannot be resumed.")
-        raise IllegalOrder("You have abandoned this game.")
+            raise TEXT.refuse("refuse.abandoned_resume")
+        raise TEXT.refuse("refuse.abandoned")
     return str(status)
 
 
@@ -238,39 +234,38 @@ def _check_resume_or_abandon(state: State, seat: str, order: dict[str, Any]) -> 
     """RESUME_COMMAND (7.3: E51) and ABANDON CONFIRM (7.4: E53) of a seat still in the game."""
     if order["type"] == "ABANDON":
         if order.get("confirm") is not True:
-            raise IllegalOrder("Send ABANDON CONFIRM to leave the game for good.")
+            raise TEXT.refuse("refuse.confirm")
         return
     if state["status"][seat] != "FULL_AUTO":
-        raise IllegalOrder("Your seat is not under auto-command.")
+        raise TEXT.refuse("refuse.not_auto")
     if seat in state.get("resuming", []):
-        raise IllegalOrder("You have already resumed command; you take over at your next turn.")
+        raise TEXT.refuse("refuse.already_resumed")
 
 
 def check_anytime(state: State, seat: Any, order: Any) -> None:
     """Seat orders sent at any time, on turn or not (spec 5.0): RESUME_COMMAND, ABANDON CONFIRM."""
     if state.get("result") is not None:
-        raise IllegalOrder("The game is not in progress.")
+        raise TEXT.refuse("refuse.not_in_progress")
     if not isinstance(order, dict) or order.get("type") not in ("RESUME", "ABANDON"):
-        raise IllegalOrder("Only RESUME_COMMAND and ABANDON CONFIRM can be sent at any time.")
+        raise TEXT.refuse("refuse.anytime_only")
     _check_seat_status(state, seat, order["type"])
     if state["kind"][seat] != "human":
-        raise IllegalOrder("The AI commands this seat.")
+        raise TEXT.refuse("refuse.ai_seat")
     _check_resume_or_abandon(state, seat, order)
 
 
 def check(state: State, seat: Any, order: Any) -> None:
     """Raise IllegalOrder unless ``seat`` may give ``order`` now as the seat on turn."""
     if state.get("result") is not None:
-        raise IllegalOrder("The game is not in progress.")
+        raise TEXT.refuse("refuse.not_in_progress")
     if not isinstance(order, dict) or not isinstance(order.get("type"), str):
-        raise IllegalOrder("Cannot read order: an order needs a type such as PLACE, ATTACK or END_TURN.")
+        raise TEXT.refuse("refuse.no_type")
     kind = order["type"]
     if kind not in TURN_ORDERS | SEAT_ORDERS:
-        raise IllegalOrder(f"Cannot read order: unknown order {kind!r}.")
+        raise TEXT.refuse("refuse.unknown_order", order=repr(kind))
     status = _check_seat_status(state, seat, kind)
     if seat != state["current"] or state["kind"][seat] != "human":
-        who = state["current"]
-        raise IllegalOrder(f"It is not your turn; {who} ({state['colour'][who]}) is on turn.")
+        raise TEXT.refuse("refuse.not_your_turn", seat=label(state, state["current"]))
     if kind == "TIMEOUT":
         return
     if kind in ("RESUME", "ABANDON"):
@@ -278,8 +273,8 @@ def check(state: State, seat: Any, order: Any) -> None:
         return
     if kind == "AUTO":  # only owed by a full auto-command seat in states saved before D23 was followed
         if status != "FULL_AUTO":
-            raise IllegalOrder("Your seat is not under auto-command.")
+            raise TEXT.refuse("refuse.not_auto")
         return
     if status == "FULL_AUTO":
-        raise IllegalOrder("Your seat is under auto-command; send RESUME_COMMAND.")
+        raise TEXT.refuse("refuse.under_auto")
     check_turn_order(state, seat, order)

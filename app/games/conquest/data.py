@@ -9,16 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Theatre codes in tie-break order, with names and reinforcement bonuses.
+from app.games.text import msg, name
+
+#: Theatre codes in tie-break order and reinforcement bonuses (names: ``theatre.<code>`` in text.py).
 THEATRES: list[str] = ["AM", "WE", "EF", "AME", "CBI", "PAC"]
-THEATRE_NAMES: dict[str, str] = {
-    "AM": "Americas",
-    "WE": "Western Europe",
-    "EF": "Eastern Front",
-    "AME": "Africa & Middle East",
-    "CBI": "China-Burma-India",
-    "PAC": "Pacific",
-}
 THEATRE_BONUS: dict[str, int] = {"AM": 4, "WE": 5, "EF": 6, "AME": 6, "CBI": 4, "PAC": 4}
 
 #: (number, id, name, theatre) in # order.
@@ -113,7 +107,6 @@ BORDER: dict[str, bool] = {t: any(THEATRE[n] != THEATRE[t] for n in NEIGHBOURS[t
 
 # Cards (spec 3.1): c1..c42 picture territory #n; c43 and c44 are the jokers J1, J2.
 SYMBOLS = ["INF", "ARM", "ART"]
-SYMBOL_NAMES = {"INF": "infantry", "ARM": "armour", "ART": "artillery", "JOKER": "joker"}
 DECK: list[str] = [f"c{n}" for n in range(1, 45)]
 JOKERS = {"c43": "J1", "c44": "J2"}
 CARD_TERRITORY: dict[str, str | None] = {f"c{NUMBER[t]}": t for t in TERRITORIES}
@@ -157,20 +150,19 @@ for _i, _c in enumerate(COLOURS):
 OBJECTIVE_ORDER: list[str] = [f"O{n}" for n in range(1, 15)]
 
 
-def objective_text(code: str) -> str:
-    """The objective in a player's words."""
+def objective_text(code: str) -> dict[str, Any]:
+    """The objective in a player's words (a message of ``text.py``)."""
     if code == "WORLD":
-        return "Control all 42 territories."
+        return msg("objective.world")
     obj = OBJECTIVES[code]
     if "destroy" in obj:
-        return f"Destroy the {obj['destroy']} army: take its last territory yourself."
+        return msg("objective.destroy", colour=name("colour", obj["destroy"]))
     if "theatres" in obj:
-        names = " and ".join(f"all of {THEATRE_NAMES[h]}" for h in obj["theatres"])
-        extra = ", plus all of one other theatre" if obj.get("plus_one") else ""
-        return f"Control {names}{extra}."
+        a, b = (name("theatre", h) for h in obj["theatres"])
+        return msg("objective.theatres_plus" if obj.get("plus_one") else "objective.theatres", a=a, b=b)
     if "min_armies" in obj:
-        return "Control at least 18 territories holding at least 2 armies each."
-    return "Control at least 24 territories."
+        return msg("objective.min_armies")
+    return msg("objective.territories")
 
 
 # Room options (spec 4.1) under the platform's option names.

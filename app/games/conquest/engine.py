@@ -25,18 +25,26 @@ from app.games.conquest.state import (
     territories_of,
     tname,
 )
+from app.games.text import Msg, listing, msg, name
 
 Events = list[dict[str, Any]]
 
 
-def say(events: Events, text: str, to: list[str] | None = None, **fields: Any) -> None:
+def say(events: Events, text: Msg, to: list[str] | None = None, **fields: Any) -> None:
     events.append({"text": text, "to": to, **fields})
+
+
+def card_name(c: str) -> Msg:
+    """A supply card as players read it: its code, territory and symbol."""
+    t = data.CARD_TERRITORY[c]
+    symbol = name("symbol", data.CARD_SYMBOL[c])
+    return msg("card", card=c, territory=tname(t), symbol=symbol) if t else msg("card.joker", card=c, symbol=symbol)
 
 
 # -- end of game ---------------------------------------------------------------------------
 
 
-def finish(state: State, events: Events, reason: str, winners: list[str], text: str) -> None:
+def finish(state: State, events: Events, reason: str, winners: list[str], text: Msg) -> None:
     state["result"] = {"reason": reason, "winners": winners}
     state["pending"] = None
     humans = [s for s in state["order"] if state["kind"][s] == "human" and state["status"][s] != "ELIMINATED"]
@@ -50,7 +58,7 @@ def check_victory(state: State, seat: str, events: Events) -> bool:
     if state["status"][seat] in ("ABANDONED", "ELIMINATED"):
         return False
     if in_field(state) == [seat]:
-        finish(state, events, "last", [seat], f"{label(state, seat)} is the last commander in field and wins.")
+        finish(state, events, "last", [seat], msg("event.wins_last", seat=label(state, seat)))
         return True
     if goal_met(state, seat):
         goal = state["objective"][seat]["goal"]
@@ -59,30 +67,30 @@ def check_victory(state: State, seat: str, events: Events) -> bool:
             events,
             "objective",
             [seat],
-            f"{label(state, seat)} fulfils the objective '{data.objective_text(goal)}' and wins.",
+            msg("event.wins_objective", seat=label(state, seat), goal=data.objective_text(goal)),
         )
         return True
     return False
 
 
-def armistice(state: State, events: Events, why: str) -> None:
+def armistice(state: State, events: Events, why: Msg) -> None:
     """Spec 6.2: most territories, then most armies, among seats in field and not abandoned."""
     eligible = [s for s in in_field(state) if state["status"][s] != "ABANDONED"]
     if not eligible:
-        finish(state, events, "armistice", [], f"Armistice ({why}): no eligible commander, no winner.")
+        finish(state, events, "armistice", [], msg("event.armistice_none", why=why))
         return
     key = {s: (len(territories_of(state, s)), armies_of(state, s)) for s in eligible}
     best = max(key.values())
     winners = [s for s in eligible if key[s] == best]
-    names = " and ".join(label(state, s) for s in winners)
-    verb = "share the victory" if len(winners) > 1 else "wins"
-    finish(state, events, "armistice", winners, f"Armistice ({why}): {names} {verb}.")
+    names = listing(label(state, s) for s in winners)
+    text = "event.armistice_shared" if len(winners) > 1 else "event.armistice_one"
+    finish(state, events, "armistice", winners, msg(text, why=why, seats=names))
 
 
 def check_absence(state: State, events: Events) -> None:
     """Trigger (b): no active human left in field."""
     if state["result"] is None and not active_humans(state):
-        armistice(state, events, "no active human commander left")
+        armistice(state, events, msg("why.no_humans"))
 
 
 # -- mobilisation ----------------------------------------------------------------------------
@@ -101,12 +109,13 @@ def do_trade(state: State, seat: str, cards: list[str], bonus: str | None, event
             (where[c] for c in cards if where[c] and state["owner"][where[c]] == seat),
             None,
         )
-    shown = ", ".join(f"{c} ({data.NAME.get(where[c] or '', 'joker')}, {data.CARD_SYMBOL[c]})" for c in cards)
-    extra = ""
+    shown = listing(card_name(c) for c in cards)
+    args = {"seat": label(state, seat), "cards": shown, "trades": state["trades"], "n": value}
     if bonus:
         state["armies"][bonus] += 2
-        extra = f"; +2 armies on {tname(bonus)}"
-    say(events, f"{label(state, seat)} trades {shown}: trade {state['trades']} worth {value} armies{extra}.")
+        say(events, msg("event.trade_bonus", **args, territory=tname(bonus, "in")))
+    else:
+        say(events, msg("event.trade", **args))
     check_victory(state, seat, events)
 
 
@@ -122,8 +131,9 @@ def do_place(state: State, seat: str, where: dict[str, int], events: Events) -> 
         state["armies"][t] += n
     for h in [k for k, v in pools.items() if k != "G" and v == 0]:
         del pools[h]
-    text = ", ".join(f"{where[t]} on {tname(t)}" for t in sorted(where, key=data.NUMBER.__getitem__))
-    say(events, f"{label(state, seat)} places {text}.")
+    order = sorted(where, key=data.NUMBER.__getitem__)
+    items = listing(msg("place.item", n=where[t], territory=tname(t, "in")) for t in order)
+    say(events, msg("event.place", seat=label(state, seat), where=items))
     check_victory(state, seat, events)
 
 
@@ -140,11 +150,12 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
         state["resuming"].remove(loser)
     say(
         events,
-        f"{label(state, loser)} is eliminated by {label(state, winner)}; {len(cards)} cards pass over.",
+        msg("event.eliminated", loser=label(state, loser), winner=label(state, winner), n=len(cards)),
         slot_released=loser if state["kind"][loser] == "human" else None,
     )
     if cards:
-        say(events, f"You receive {', '.join(cards)} from {label(state, loser)}.", [winner])
+        say(events, msg("event.receive_cards", cards=listing(card_name(c) for c in cards), loser=label(state, loser)),
+            [winner])
     colour = state["colour"][loser]
     for s in state["order"]:
         obj = state["objective"].get(s)
@@ -155,14 +166,14 @@ def eliminate(state: State, loser: str, winner: str, events: Events) -> None:
                     events,
                     "objective",
                     [s],
-                    f"{label(state, s)} destroys the {colour} army, fulfils the objective and wins.",
+                    msg("event.wins_destroy", seat=label(state, s), colour=name("colour", colour)),
                 )
                 return
             if s != winner:
                 obj["goal"], obj["converted"] = "O7", True
                 say(
                     events,
-                    f"Your target {colour} was destroyed by another; your objective is now to control 24 territories.",
+                    msg("event.target_destroyed", colour=name("colour", colour)),
                     [s],
                 )
     if check_victory(state, winner, events):
@@ -185,9 +196,8 @@ def do_roll(state: State, seat: str, a: str, b: str, rng: Any, events: Events) -
     state["armies"][b] -= lose_d
     say(
         events,
-        f"{label(state, seat)} attacks {tname(b)} ({label(state, defender)}) from {tname(a)}: "
-        f"{' '.join(map(str, att))} against {' '.join(map(str, dfn))}; "
-        f"attacker loses {lose_a}, defender loses {lose_d}.",
+        msg("event.attack", seat=label(state, seat), b=tname(b, "the"), defender=label(state, defender),
+            a=tname(a, "from"), att=" ".join(map(str, att)), dfn=" ".join(map(str, dfn)), al=lose_a, dl=lose_d),
         dice={"attacker": att, "defender": dfn, "from": a, "to": b},
     )
     state["last_roll"] = {
@@ -206,7 +216,7 @@ def do_roll(state: State, seat: str, a: str, b: str, rng: Any, events: Events) -
     state["armies"][b] = 1
     state["armies"][a] -= 1
     state["conquered"] = True
-    say(events, f"{label(state, seat)} conquers {tname(b)}.")
+    say(events, msg("event.conquers", seat=label(state, seat), territory=tname(b, "the")))
     if not territories_of(state, defender):
         eliminate(state, defender, seat, events)
     check_victory(state, seat, events)
@@ -217,7 +227,7 @@ def do_advance(state: State, seat: str, a: str, b: str, n: int, events: Events) 
     state["armies"][a] -= n - 1
     state["armies"][b] += n - 1
     state["pending"] = None
-    say(events, f"{label(state, seat)} occupies {tname(b)} with {n} armies in all.")
+    say(events, msg("event.occupies", seat=label(state, seat), territory=tname(b, "the"), n=n))
     check_victory(state, seat, events)
 
 
@@ -227,7 +237,7 @@ def do_attack(state: State, seat: str, order: dict[str, Any], rng: Any, events: 
     rolls = 0
     while state["result"] is None and (repeat == "CONQUER" or rolls < repeat):
         if state["armies"][a] < max(2, stop):
-            say(events, f"{label(state, seat)} halts the attack on {tname(b)}.")
+            say(events, msg("event.halts", seat=label(state, seat), territory=tname(b, "to")))
             return
         rolls += 1
         d = do_roll(state, seat, a, b, rng, events)
@@ -255,7 +265,7 @@ def do_move(state: State, seat: str, a: str, b: str, n: int, events: Events) -> 
     state["armies"][b] += n
     state["moves_left"][a] -= n
     state["last_move_from"] = data.NUMBER[a]
-    say(events, f"{label(state, seat)} moves {n} from {tname(a)} to {tname(b)}.")
+    say(events, msg("event.moves", seat=label(state, seat), n=n, a=tname(a, "from"), b=tname(b, "the")))
     check_victory(state, seat, events)
 
 
@@ -263,15 +273,14 @@ def draw_card(state: State, seat: str, rng: Any, events: Events) -> None:
     if not state["draw"] and state["discard"]:
         state["draw"] = shuffle(state["discard"], rng)
         state["discard"] = []
-        say(events, "The discard pile is shuffled into a new draw pile.")
+        say(events, msg("event.reshuffle"))
     if not state["draw"]:
-        say(events, f"{label(state, seat)} conquered this turn but no card is left to draw.")
+        say(events, msg("event.no_card_left", seat=label(state, seat)))
         return
     card = state["draw"].pop(0)
     state["hands"][seat].append(card)
-    say(events, f"{label(state, seat)} draws a supply card.")
-    t = data.CARD_TERRITORY[card]
-    say(events, f"You draw {card} ({tname(t) if t else 'joker'}, {data.CARD_SYMBOL[card]}).", [seat])
+    say(events, msg("event.draws", seat=label(state, seat)))
+    say(events, msg("event.you_draw", card=card_name(card)), [seat])
 
 
 def end_turn(state: State, rng: Any, events: Events, own: bool, timed_out: bool = False) -> None:
@@ -289,8 +298,7 @@ def end_turn(state: State, rng: Any, events: Events, own: bool, timed_out: bool 
             state["status"][seat] = "FULL_AUTO"
             say(
                 events,
-                f"{label(state, seat)} missed {state['timeouts'][seat]} turns in a row and "
-                "passes to full auto-command.",
+                msg("event.full_auto", seat=label(state, seat), n=state["timeouts"][seat]),
             )
     order = state["order"]
     i = order.index(seat)
@@ -315,14 +323,14 @@ def end_round(state: State, events: Events) -> None:
     """Spec 6.2 (a) round limit, then (c) three fully automatic rounds."""
     limit = state["options"]["round_limit"]
     if limit and state["round"] >= limit:
-        armistice(state, events, f"round limit {limit} reached")
+        armistice(state, events, msg("why.round_limit", limit=limit))
         return
     if state["human_acted"]:
         state["auto_rounds"] = 0
     else:
         state["auto_rounds"] += 1
         if state["auto_rounds"] >= data.AUTO_ROUNDS_TO_ARMISTICE:
-            armistice(state, events, f"{state['auto_rounds']} rounds without a human order")
+            armistice(state, events, msg("why.auto_rounds", n=state["auto_rounds"]))
             return
     state["round"] += 1
     state["human_acted"] = False
@@ -334,19 +342,19 @@ def start_turn(state: State, events: Events) -> None:
         state["resuming"].remove(seat)
         state["status"][seat] = "ACTIVE"
         state["timeouts"][seat] = 0
-        say(events, f"{label(state, seat)} takes command again.")
+        say(events, msg("event.takes_command", seat=label(state, seat)))
     state.update(phase="MOBILISATION", pending=None, moves_left=None, conquered=False, last_move_from=0, last_roll=None)
     state["pools"] = {}
     if check_victory(state, seat, events):
         return
     state["pools"] = compute_pools(state, seat)
-    bonus = ", ".join(f"{data.THEATRE_NAMES[h]} {n}" for h, n in state["pools"].items() if h != "G")
-    extra = f" plus theatre bonuses ({bonus})" if bonus else ""
-    say(
-        events,
-        f"Round {state['round']}, turn {state['serial']}: {label(state, seat)} receives "
-        f"{state['pools']['G']} armies{extra}.",
-    )
+    bonus = [msg("bonus.item", theatre=name("theatre", h), n=n) for h, n in state["pools"].items() if h != "G"]
+    args = {"round": state["round"], "serial": state["serial"], "seat": label(state, seat),
+            "n": state["pools"]["G"]}
+    if bonus:
+        say(events, msg("event.turn_start_bonus", **args, bonus=listing(bonus)))
+    else:
+        say(events, msg("event.turn_start", **args))
 
 
 def round1_done(state: State, rng: Any, events: Events) -> bool:

@@ -6,6 +6,7 @@ from typing import Any
 
 from app.games.conquest import bot, checks, engine
 from app.games.conquest.state import State, is_robot, label, pool_total
+from app.games.text import msg
 
 #: Safety net: an AI turn never needs more orders than this.
 MAX_AI_ORDERS = 2000
@@ -67,7 +68,7 @@ def play_ai_turn(state: State, seat: str, rng: Any, events: engine.Events, full:
 
 def full_auto_turn(state: State, seat: str, rng: Any, events: engine.Events) -> None:
     """Full auto-command plays the seat's whole turn, attacks included (spec 7.3, D23)."""
-    engine.say(events, f"Auto-command plays the turn of {label(state, seat)}.")
+    engine.say(events, msg("event.auto_plays", seat=label(state, seat)))
     play_ai_turn(state, seat, rng, events, full=True)
 
 
@@ -76,7 +77,7 @@ def timeout(state: State, seat: str, rng: Any, events: engine.Events) -> None:
     if state["status"][seat] == "FULL_AUTO":  # only in states saved when such a seat still owed its turn
         full_auto_turn(state, seat, rng, events)
         return
-    engine.say(events, f"{label(state, seat)} missed the deadline; auto-command finishes the turn.")
+    engine.say(events, msg("event.missed_deadline", seat=label(state, seat)))
     play_ai_turn(state, seat, rng, events, full=False)
 
 
@@ -95,7 +96,7 @@ def apply_seat_order(state: State, seat: str, order: dict[str, Any], rng: Any, e
     if order["type"] == "RESUME":
         # status ACTIVE and counter 0 from the seat's next turn start (engine.start_turn)
         state.setdefault("resuming", []).append(seat)
-        engine.say(events, f"{label(state, seat)} resumes command from the next turn.")
+        engine.say(events, msg("event.resumes", seat=label(state, seat)))
         if state["current"] == seat:  # a state saved while such a seat owed its turn: the AI plays it now
             full_auto_turn(state, seat, rng, events)
         return
@@ -104,7 +105,7 @@ def apply_seat_order(state: State, seat: str, order: dict[str, Any], rng: Any, e
         state["resuming"].remove(seat)
     engine.say(
         events,
-        f"{label(state, seat)} abandons the game; the AI plays the seat from now on.",
+        msg("event.abandons", seat=label(state, seat)),
         slot_released=seat,
     )
     engine.check_absence(state, events)

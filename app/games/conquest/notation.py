@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.games.base import InvalidOrder
 from app.games.conquest import data
+from app.games.conquest.text import TEXT
+from app.games.text import InvalidOrder, name
 
 _LOOKUP: dict[str, str] = {}
 for _t in data.TERRITORIES:
@@ -40,13 +41,13 @@ _SIMPLE_OUT = {"RESUME": "RESUME_COMMAND", "AUTO": "AUTO_COMMAND"}
 
 
 def _bad(text: str) -> InvalidOrder:
-    return InvalidOrder(f"Cannot read order: '{text[:80]}'.")
+    return TEXT.unreadable("unreadable.order", text=text[:80])
 
 
 def _territory(words: list[str], text: str) -> str:
     key = " ".join(words).lower()
     if key not in _LOOKUP:
-        raise InvalidOrder(f"Unknown territory or card '{' '.join(words)[:60]}'.")
+        raise TEXT.unreadable("refuse.unknown_code", value=" ".join(words)[:60])
     return _LOOKUP[key]
 
 
@@ -55,7 +56,7 @@ def _two_territories(words: list[str], text: str) -> tuple[str, str]:
         a, b = " ".join(words[:i]).lower(), " ".join(words[i:]).lower()
         if a in _LOOKUP and b in _LOOKUP:
             return _LOOKUP[a], _LOOKUP[b]
-    raise InvalidOrder(f"Cannot read two territories in '{' '.join(words)[:80]}'.")
+    raise TEXT.unreadable("unreadable.two_territories", text=" ".join(words)[:80])
 
 
 def _int(word: str, text: str) -> int:
@@ -75,7 +76,7 @@ def _count_and_rest(words: list[str], text: str) -> tuple[int, list[str]]:
 
 def parse(text: Any) -> dict[str, Any]:
     if not isinstance(text, str):
-        raise InvalidOrder("Cannot read order: not text.")
+        raise TEXT.unreadable("unreadable.not_text")
     line = " ".join(text.replace(",", " , ").split())
     words = line.split(" ")
     if not line or len(line) > 600:
@@ -87,7 +88,7 @@ def parse(text: Any) -> dict[str, Any]:
     if head == "ABANDON":
         if [w.upper() for w in rest] == ["CONFIRM"]:
             return {"type": "ABANDON", "confirm": True}
-        raise InvalidOrder("Send ABANDON CONFIRM to leave the game for good.")
+        raise TEXT.unreadable("refuse.confirm")
     if head == "ADVANCE" and len(rest) == 1:
         return {"type": "ADVANCE", "count": _int(rest[0], text)}
     if head == "TRADE":
@@ -95,10 +96,10 @@ def parse(text: Any) -> dict[str, Any]:
     if head == "PLACE":
         where: dict[str, int] = {}
         for part in " ".join(rest).split(" , "):
-            n, name = _count_and_rest(part.split(), text)
-            t = _territory(name, text)
+            n, words = _count_and_rest(part.split(), text)
+            t = _territory(words, text)
             if t in where:
-                raise InvalidOrder(f"{data.NAME[t]} appears twice in one placement.")
+                raise TEXT.unreadable("unreadable.twice", territory=name("territory.the", t))
             where[t] = n
         return {"type": "PLACE", **{t: where[t] for t in sorted(where, key=data.NUMBER.__getitem__)}}
     if head == "MOVE":
@@ -119,7 +120,7 @@ def _parse_trade(rest: list[str], text: str) -> dict[str, Any]:
     elif rest and upper[-1].startswith("BONUS="):
         bonus, rest = _territory([rest[-1][6:]], text), rest[:-1]
     if len(rest) != 3 or any(w.lower() not in _CARDS for w in rest):
-        raise InvalidOrder("A trade needs three cards, e.g. TRADE c12 c30 c41.")
+        raise TEXT.unreadable("refuse.trade_three")
     order: dict[str, Any] = {"type": "TRADE", "cards": [_CARDS[w.lower()] for w in rest]}
     if bonus:
         order["bonus"] = bonus
@@ -141,7 +142,7 @@ def _parse_attack(rest: list[str], text: str) -> dict[str, Any]:
         elif key == "ADVANCE":
             opts["advance"] = value if value in ("ASK", "MAX") else _int(value, text)
         else:
-            raise InvalidOrder(f"Bad option {w}: REPEAT 1-99 or CONQUER, STOP >= 2, ADVANCE ASK, 1-3 or MAX.")
+            raise TEXT.unreadable("refuse.bad_option", option=w)
     a, b = _two_territories(names, text)
     return {"type": "ATTACK", "pair": f"{a}-{b}", **opts}
 
@@ -172,4 +173,4 @@ def format_order(order: dict[str, Any]) -> str:
         a, b = _pair(order["pair"])
         opts = "".join(f" {k.upper()}={order[k]}" for k in ("repeat", "stop", "advance") if k in order)
         return f"ATTACK {a} {b}{opts}"
-    raise InvalidOrder(f"Cannot write order {order!r}.")
+    raise TEXT.unreadable("unreadable.write", order=repr(order))

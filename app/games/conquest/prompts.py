@@ -8,12 +8,11 @@ from typing import Any
 from app.games.conquest import data
 from app.games.conquest.notation import format_order
 from app.games.conquest.state import State, enemy_neighbours, pool_total, territories_of, tname, valid_sets
+from app.games.text import Msg, listing, msg, name
 
 NUM = data.NUMBER
 
 
-def _tl(state: State, t: str) -> str:
-    return f"{tname(t)} ({state['armies'][t]})"
 
 
 def attack_pairs(state: State, seat: str) -> list[list[str]]:
@@ -33,9 +32,16 @@ def move_pairs(state: State, seat: str) -> list[list[str]]:
     return out
 
 
-def _card_label(c: str) -> str:
+def _card_label(c: str) -> Msg:
     t = data.CARD_TERRITORY[c]
-    return f"{c} {tname(t)} ({data.SYMBOL_NAMES[data.CARD_SYMBOL[c]]})" if t else f"{c} joker"
+    symbol = name("symbol", data.CARD_SYMBOL[c])
+    if t is None:
+        return msg("choice.card_joker", card=c, symbol=symbol)
+    return msg("choice.card", card=c, territory=tname(t), symbol=symbol)
+
+
+def _pair_label(state: State, a: str, b: str) -> Msg:
+    return msg("choice.pair", a=tname(a), n=state["armies"][a], b=tname(b), m=state["armies"][b])
 
 
 def trade_form(state: State, seat: str) -> dict[str, Any]:
@@ -47,7 +53,7 @@ def trade_form(state: State, seat: str) -> dict[str, Any]:
     fields: list[dict[str, Any]] = [
         {
             "name": "cards",
-            "label": "Three cards",
+            "label": msg("field.cards"),
             "type": "multi",
             "choices": [{"value": c, "label": _card_label(c)} for c in hand],
         },
@@ -56,13 +62,13 @@ def trade_form(state: State, seat: str) -> dict[str, Any]:
         fields.append(
             {
                 "name": "bonus",
-                "label": "+2 armies on (optional)",
+                "label": msg("field.bonus"),
                 "type": "choice",
                 "required": False,
                 "choices": [{"value": t, "label": tname(t)} for t in pictured],
             }
         )
-    return {"label": "Trade cards", "base": {"type": "TRADE"}, "fields": fields}
+    return {"label": msg("form.trade"), "base": {"type": "TRADE"}, "fields": fields}
 
 
 def place_form(state: State, seat: str) -> dict[str, Any]:
@@ -73,35 +79,36 @@ def place_form(state: State, seat: str) -> dict[str, Any]:
         fields.append(
             {
                 "name": t,
-                "label": f"{_tl(state, t)} [{data.THEATRE[t]}]",
+                "label": msg("field.place", territory=tname(t), n=state["armies"][t],
+                             theatre=name("theatre", data.THEATRE[t])),
                 "type": "int",
                 "min": 0,
                 "max": top,
                 "required": False,
             }
         )
-    return {"label": "Place reinforcements", "base": {"type": "PLACE"}, "fields": fields}
+    return {"label": msg("form.place"), "base": {"type": "PLACE"}, "fields": fields}
 
 
 def attack_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]:
     return {
-        "label": "Attack",
+        "label": msg("form.attack"),
         "base": {"type": "ATTACK"},
         "fields": [
             {
                 "name": "pair",
-                "label": "From -> target",
+                "label": msg("field.attack_pair"),
                 "type": "choice",
-                "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs],
+                "choices": [{"value": f"{a}-{b}", "label": _pair_label(state, a, b)} for a, b in pairs],
             },
             {
                 "name": "repeat",
-                "label": "Rolls",
+                "label": msg("field.rolls"),
                 "type": "choice",
                 "required": False,
                 "choices": [
-                    {"value": 1, "label": "One roll"},
-                    {"value": "CONQUER", "label": "Until conquered or halted"},
+                    {"value": 1, "label": msg("choice.one_roll")},
+                    {"value": "CONQUER", "label": msg("choice.conquer")},
                 ],
             },
         ],
@@ -111,30 +118,30 @@ def attack_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, An
 def move_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]:
     top = max(state["armies"][a] - 1 for a, _ in pairs)
     return {
-        "label": "Regroup: move armies",
+        "label": msg("form.move"),
         "base": {"type": "MOVE"},
         "fields": [
             {
                 "name": "pair",
-                "label": "From -> to",
+                "label": msg("field.move_pair"),
                 "type": "choice",
-                "choices": [{"value": f"{a}-{b}", "label": f"{_tl(state, a)} -> {_tl(state, b)}"} for a, b in pairs],
+                "choices": [{"value": f"{a}-{b}", "label": _pair_label(state, a, b)} for a, b in pairs],
             },
-            {"name": "count", "label": "Armies", "type": "int", "min": 1, "max": top},
+            {"name": "count", "label": msg("field.armies"), "type": "int", "min": 1, "max": top},
         ],
     }
 
 
-def _button(label: str, kind: str) -> dict[str, Any]:
+def _button(label: Msg, kind: str) -> dict[str, Any]:
     return {"label": label, "base": {"type": kind}, "fields": []}
 
 
 def abandon_form() -> dict[str, Any]:
     """ABANDON CONFIRM: the box must be ticked (spec 7.4, E53 otherwise)."""
     return {
-        "label": "Abandon the game (final)",
+        "label": msg("form.abandon"),
         "base": {"type": "ABANDON"},
-        "fields": [{"name": "confirm", "label": "Yes, leave this game for good", "type": "bool"}],
+        "fields": [{"name": "confirm", "label": msg("field.confirm"), "type": "bool"}],
     }
 
 
@@ -149,23 +156,24 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
         return {
             **base,
             "kind": "auto",
-            "title": "Your seat is under auto-command",
+            "title": msg("prompt.auto.title"),
             "example": "AUTO_COMMAND",
-            "forms": [_button("Let auto-command play this turn", "AUTO")],
+            "forms": [_button(msg("button.auto"), "AUTO")],
         }
     if state["pending"]:
         p = state["pending"]
         return {
             **base,
             "kind": "advance",
-            "title": f"How many armies occupy {tname(p['to'])}?",
-            "text": f"1 army has entered {tname(p['to'])}; you may bring the total up to {p['d']}.",
+            "title": msg("prompt.advance.title", territory=tname(p["to"], "the")),
+            "text": msg("prompt.advance.text", territory=tname(p["to"], "in"), d=p["d"]),
             "example": f"ADVANCE {p['d']}",
             "forms": [
                 {
-                    "label": "Advance",
+                    "label": msg("form.advance"),
                     "base": {"type": "ADVANCE"},
-                    "fields": [{"name": "count", "label": "Armies in all", "type": "int", "min": 1, "max": p["d"]}],
+                    "fields": [{"name": "count", "label": msg("field.armies_in_all"), "type": "int", "min": 1,
+                                "max": p["d"]}],
                 },
             ],
         }
@@ -174,24 +182,26 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
     if phase == "MOBILISATION" and valid_sets(hand):
         forms.append(trade_form(state, seat))
     if phase == "MOBILISATION" and len(hand) >= 5:
-        title, kind = f"You hold {len(hand)} cards: trade until you hold 4 or fewer", "mobilisation"
+        title, kind = msg("prompt.trade_first.title", n=len(hand)), "mobilisation"
     elif phase == "MOBILISATION" and pool_total(state) > 0:
-        bonus = ", ".join(f"{pools[h]} only in {data.THEATRE_NAMES[h]}" for h in data.THEATRES if pools.get(h))
-        title = f"Place {pool_total(state)} armies" + (f" ({bonus})" if bonus else "")
+        bonus = [msg("prompt.place.only_in", n=pools[h], theatre=name("theatre", h))
+                 for h in data.THEATRES if pools.get(h)]
+        title = (msg("prompt.place.title_bonus", n=pool_total(state), bonus=listing(bonus)) if bonus
+                 else msg("prompt.place.title", n=pool_total(state)))
         kind = "mobilisation"
         forms.append(place_form(state, seat))
     else:
         kind = "offensive" if phase != "REGROUP" else "regroup"
-        title = "Attack, regroup or end your turn" if phase != "REGROUP" else "Regroup or end your turn"
+        title = msg("prompt.offensive.title") if phase != "REGROUP" else msg("prompt.regroup.title")
         if phase != "REGROUP":
             pairs = attack_pairs(state, seat)
             if pairs:
                 forms.append(attack_form(state, seat, pairs))
-            forms.append(_button("End offensive", "END_OFFENSIVE"))
+            forms.append(_button(msg("button.end_offensive"), "END_OFFENSIVE"))
         mp = move_pairs(state, seat)
         if mp:
             forms.append(move_form(state, seat, mp))
-        forms.append(_button("End turn", "END_TURN"))
+        forms.append(_button(msg("button.end_turn"), "END_TURN"))
     return {**base, "kind": kind, "title": title, "example": _example(state, seat, forms), "forms": forms}
 
 
@@ -201,21 +211,18 @@ def anytime_prompt(state: State, seat: str) -> dict[str, Any] | None:
         return None
     status = state["status"][seat]
     if status == "FULL_AUTO" and seat not in state.get("resuming", []):
-        return _seat_prompt("Your seat is under auto-command",
-                            "Auto-command plays each of your turns at once, attacks included. "
-                            "Resume command and you take over from your next turn.",
-                            "RESUME_COMMAND", [_button("Resume command", "RESUME"), abandon_form()], prominent=True)
+        return _seat_prompt(msg("prompt.seat.auto.title"), msg("prompt.seat.auto.text"),
+                            "RESUME_COMMAND", [_button(msg("button.resume"), "RESUME"), abandon_form()], prominent=True)
     if status == "FULL_AUTO":
-        return _seat_prompt("You take command again at your next turn", "Until then auto-command plays for you.",
+        return _seat_prompt(msg("prompt.seat.resuming.title"), msg("prompt.seat.resuming.text"),
                             "ABANDON CONFIRM", [abandon_form()])
     if status == "ACTIVE":
-        return _seat_prompt("Leave the game",
-                            "Abandoning is final: the AI plays your seat from then on and you can no longer win.",
+        return _seat_prompt(msg("prompt.seat.leave.title"), msg("prompt.seat.leave.text"),
                             "ABANDON CONFIRM", [abandon_form()])
     return None
 
 
-def _seat_prompt(title: str, text: str, example: str, forms: list[dict[str, Any]],
+def _seat_prompt(title: Msg, text: Msg, example: str, forms: list[dict[str, Any]],
                  prominent: bool = False) -> dict[str, Any]:
     """A decision about the seat itself (resume command, abandon), offered at any time."""
     out: dict[str, Any] = {"kind": "seat", "title": title, "text": text, "example": example, "forms": forms}
@@ -225,14 +232,18 @@ def _seat_prompt(title: str, text: str, example: str, forms: list[dict[str, Any]
 
 
 def _example(state: State, seat: str, forms: list[dict[str, Any]]) -> str:
-    """A notation example drawn from the first form (what an e-mail order looks like)."""
+    """A notation example drawn from the first form (what an e-mail order looks like).
+
+    Territories are written by their ids, as printed on the board, so that the example
+    reads the same in every language (the notation takes names or ids).
+    """
     form = forms[0]
     kind = form["base"]["type"]
     if kind == "TRADE":
         return format_order({"type": "TRADE", "cards": valid_sets(state["hands"][seat])[0]})
     if kind == "PLACE":
-        return format_order({"type": "PLACE", form["fields"][0]["name"]: pool_total(state)})
+        return f"PLACE {pool_total(state)} {form['fields'][0]['name']}"
     if kind in ("ATTACK", "MOVE"):
-        pair = form["fields"][0]["choices"][0]["value"]
-        return format_order({"type": kind, "pair": pair, **({"count": 1} if kind == "MOVE" else {})})
+        a, b = form["fields"][0]["choices"][0]["value"].split("-")
+        return f"ATTACK {a} {b}" if kind == "ATTACK" else f"MOVE 1 {a} {b}"
     return format_order({"type": kind})

@@ -42,10 +42,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.base import BaseRules, Event, IllegalOrder, Order, State, deep_copy
+from app.games.base import BaseRules, Event, Order, State, deep_copy
 from app.games.conquest import board, bot, checks, engine, flow, notation, prompts, views
 from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
+from app.games.conquest.text import TEXT
 from app.games.text import Render
 
 
@@ -55,6 +56,7 @@ class ConquestRules(BaseRules):
     #: three in a row), so the platform's civil disorder stays out of it
     handles_missed_deadlines = True
     title = "WW2 Conquest"
+    text = TEXT
     conformance_options = [
         {"players": 2, "round_limit": 30},
         {"players": 4, "round_limit": 30, "ai_seats": 2, "mode": "domination"},
@@ -93,7 +95,7 @@ class ConquestRules(BaseRules):
         events: list[Event] = []
         for seat in self.owed(state):
             if seat not in orders_by_seat:
-                raise IllegalOrder(f"{seat} owes an order.")
+                raise TEXT.refuse("refuse.owes", seat=seat)
             order = deep_copy(orders_by_seat[seat])
             checks.check(new, seat, order)
             flow.apply(new, seat, order, rng, events)
@@ -146,7 +148,7 @@ class ConquestRules(BaseRules):
         return notation.format_order(order)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
-        return board.render(view, seat)
+        return board.render(view, seat, tr or TEXT.english)
 
 
 RULES = ConquestRules()

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.conquest import data
+from app.games.text import Msg, msg, name
 
 State = dict[str, Any]
 
@@ -63,12 +64,19 @@ def robot_seat_ids(options: dict[str, Any]) -> list[str]:
     return seats[len(seats) - opts["ai_seats"] :] if opts["ai_seats"] else []
 
 
-def label(state: State, seat: str) -> str:
-    return f"{seat} ({state['colour'][seat]})"
+def label(state: State, seat: str) -> Msg:
+    """A commander: "P1 (Red)", its colour from the glossary."""
+    return msg("seat", seat=seat, colour=name("colour", state["colour"][seat]))
 
 
-def tname(t: str) -> str:
-    return data.NAME[t]
+def tname(t: str, form: str = "") -> Msg:
+    """A territory's name from the glossary.
+
+    ``form`` picks the glossary entry for the name's place in a sentence, so that a
+    language can give it its article or preposition ("the" -> "o Japão", "in" -> "no
+    Japão", "from" -> "do Japão", "to" -> "ao Japão"); English reads the name alone.
+    """
+    return name(f"territory.{form}" if form else "territory", t)
 
 
 def in_field(state: State) -> list[str]:

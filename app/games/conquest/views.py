@@ -6,6 +6,7 @@ from typing import Any
 
 from app.games.conquest import data
 from app.games.conquest.state import State, armies_of, controls_theatre, territories_of, valid_sets
+from app.games.text import name
 
 
 def _card(c: str) -> dict[str, Any]:
@@ -13,8 +14,9 @@ def _card(c: str) -> dict[str, Any]:
     return {
         "id": c,
         "territory": t,
-        "name": data.NAME[t] if t else "Joker",
+        "name": name("territory", t) if t else name("symbol", "JOKER"),
         "symbol": data.CARD_SYMBOL[c],
+        "symbol_name": name("symbol", data.CARD_SYMBOL[c]),
         "joker": data.JOKERS.get(c),
     }
 
@@ -29,6 +31,13 @@ def _objective(state: State, seat: str) -> dict[str, Any]:
     }
 
 
+def _named(part: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A pending advance or the last roll, with the names of its territories beside the ids."""
+    if not part:
+        return part
+    return {**part, "from_name": name("territory", part["from"]), "to_name": name("territory", part["to"])}
+
+
 def _sees_private(state: State, seat: str | None) -> bool:
     return seat is not None and seat in state["status"] and state["status"][seat] != "ELIMINATED"
 
@@ -41,6 +50,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             {
                 "seat": s,
                 "colour": state["colour"][s],
+                "colour_name": name("colour", state["colour"][s]),
                 "kind": state["kind"][s],
                 "status": state["status"][s],
                 "resuming": s in state.get("resuming", []),
@@ -48,6 +58,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                 "armies": armies_of(state, s),
                 "cards": len(state["hands"][s]),
                 "theatres": [h for h in data.THEATRES if controls_theatre(state, s, h)],
+                "theatre_names": [name("theatre", h) for h in data.THEATRES if controls_theatre(state, s, h)],
             }
         )
     out: dict[str, Any] = {
@@ -57,9 +68,11 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "serial": state["serial"],
         "current": state["current"],
         "phase": "ENDED" if over else state["phase"],
+        "phase_name": name("phase", "ENDED" if over else state["phase"]),
         "pools": dict(state["pools"]),
-        "pending": state["pending"],
-        "last_roll": state.get("last_roll"),
+        "pool_names": {h: name("theatre", h) for h in state["pools"] if h != "G"},
+        "pending": _named(state["pending"]),
+        "last_roll": _named(state.get("last_roll")),
         "moves_left": state["moves_left"],
         "territories": {t: {"owner": state["owner"][t], "armies": state["armies"][t]} for t in data.TERRITORIES},
         "commanders": commanders,
@@ -68,6 +81,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "draw_pile": len(state["draw"]),
         "discard": list(state["discard"]),
         "result": state["result"],
+        "result_reason": name("reason", state["result"]["reason"]) if over else None,
         "viewer": seat,
     }
     if over and state["options"]["mode"] == "secret_orders":

@@ -79,8 +79,13 @@ def play(state: dict[str, Any], colour: str, order: Any, rng: random.Random | No
     return RULES.resolve(state, {s: order}, rng or Dice())
 
 
+def en(text: Any) -> str:
+    """A message of the game (event, prompt, label) in English."""
+    return RULES.text.english(text)
+
+
 def texts(events: list[dict[str, Any]]) -> str:
-    return "\n".join(e["text"] for e in events)
+    return "\n".join(en(e["text"]) for e in events)
 
 
 def anytime(state: dict[str, Any], colour: str, order: Any, rng: random.Random | None = None):

@@ -12,7 +12,7 @@ from app.games.conquest import RULES
 from app.games.conquest import data as D
 from app.games.driver import play_random, start
 
-from .helpers import Dice, play, scenario, seat
+from .helpers import Dice, en, play, scenario, seat
 
 
 def test_options_and_robot_seats():
@@ -106,7 +106,7 @@ def test_attack_picker_lists_only_legal_pairs_and_buttons_have_no_fields():
     assert "GER-POL" in values and not any(v.startswith("FRA-") for v in values)
     assert not any(v.endswith("-ITA") or v.endswith("-FRA") for v in values)
     for label in ["End offensive", "End turn"]:
-        assert next(f for f in prompt["forms"] if f["label"] == label)["fields"] == []
+        assert next(f for f in prompt["forms"] if en(f["label"]) == label)["fields"] == []
 
 
 def test_hand_and_objective_are_private_until_the_end():

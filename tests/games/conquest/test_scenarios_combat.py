@@ -70,7 +70,7 @@ def test_t16_each_army_moves_once_in_regroup():
     s, _ = play(s, "Red", "MOVE 4 Alaska Western Canada")
     assert (s["armies"]["ALA"], s["armies"]["WCA"]) == (1, 5)
     red = seat(s, "Red")
-    with pytest.raises(IllegalOrder, match="Only 1 armies in Western Canada can still move"):
+    with pytest.raises(IllegalOrder, match="Only 1 army in Western Canada can still move"):
         RULES.validate(s, red, RULES.parse("MOVE 4 WCA ECA"))
     s, _ = play(s, "Red", "MOVE WCA ECA 1")
     assert (s["armies"]["WCA"], s["armies"]["ECA"]) == (4, 5)

@@ -16,7 +16,7 @@ from app.games.conquest import data as D
 from app.games.conquest.engine import start_turn
 from app.games.conquest.state import armies_of, territories_of
 
-from .helpers import Dice, anytime, play, scenario, seat, texts
+from .helpers import Dice, anytime, en, play, scenario, seat, texts
 
 
 def _t24(red_armies: int):
@@ -134,7 +134,7 @@ def test_t27_three_missed_turns_hand_the_seat_to_full_auto_command():
     with pytest.raises(IllegalOrder, match="It is not your turn"):
         RULES.validate(s, red, {"type": "END_TURN"})
     prompt = RULES.anytime_prompt(s, red)
-    assert [f["label"] for f in prompt["forms"]] == ["Resume command", "Abandon the game (final)"]
+    assert [en(f["label"]) for f in prompt["forms"]] == ["Resume command", "Abandon the game (final)"]
     # RESUME_COMMAND after Red's automatic round-7 turn: ACTIVE from round 8, counter 0
     s, ev = anytime(s, "Red", "RESUME_COMMAND")
     assert "resumes command from the next turn" in texts(ev)
@@ -246,5 +246,5 @@ def test_t28_missed_deadline_in_mobilisation_trades_places_and_passes():
     # 9.3: spearhead Western Canada (Alaska lies in the priority theatre), weak point Poland: 17 // 3 there.
     assert (s2["armies"]["WCA"], s2["armies"]["POL"], s2["armies"]["GER"]) == (1 + 2 + 12, 1 + 5, 9)
     assert "+2 armies on Western Canada" in texts(ev)
-    assert not any("attacks" in e["text"] for e in ev)
+    assert not any("attacks" in en(e["text"]) for e in ev)
     assert s2["current"] != red and s2["timeouts"][red] == 1

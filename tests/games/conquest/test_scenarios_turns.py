@@ -11,7 +11,7 @@ from app.games.conquest.engine import start_turn
 from app.games.conquest.state import deal_objective
 from app.games.driver import play_random, replay, start
 
-from .helpers import Dice, play, scenario, seat, texts
+from .helpers import Dice, en, play, scenario, seat, texts
 
 
 def _spread(n: int) -> dict[str, str]:
@@ -161,13 +161,13 @@ def test_t14_elimination_passes_cards():
     _hand(s, "Red", *_cards("WCA", "ECA"))
     s, ev = play(s, "Red", "ATTACK GER POL ADVANCE=MAX", Dice(6, 6, 6, 1))
     assert s["status"][blue] == "ELIMINATED" and len(s["hands"][red]) == 5
-    assert any(e["to"] == [red] and "c1" in e["text"] for e in ev)
+    assert any(e["to"] == [red] and "c1" in en(e["text"]) for e in ev)
     with pytest.raises(IllegalOrder, match="TRADE is not allowed in the offensive phase"):
         RULES.validate(s, red, RULES.parse("TRADE c1 c4 c7"))
     s, _ = play(s, "Red", "END_TURN")
     assert s["current"] == red and s["phase"] == "MOBILISATION"
     assert len(s["hands"][red]) == 6
-    assert RULES.owed(s)[red]["title"].startswith("You hold 6 cards")
+    assert en(RULES.owed(s)[red]["title"]).startswith("You hold 6 cards")
     with pytest.raises(IllegalOrder, match="You hold 6 cards"):
         RULES.validate(s, red, {"type": "PLACE", "GER": 1})
     trade = RULES.owed(s)[red]["forms"][0]
@@ -196,7 +196,7 @@ def test_t21_objective_converted_by_another_wins_at_next_turn_start():
     s, ev = play(s, "Olive", "ATTACK GER POL ADVANCE=MAX", Dice(6, 6, 6, 1))
     assert s["status"][blue] == "ELIMINATED"
     assert s["objective"][red]["goal"] == "O7" and RULES.outcome(s) is None
-    private = [e for e in ev if "objective is now" in e["text"]]
+    private = [e for e in ev if "objective is now" in en(e["text"])]
     assert private and all(e["to"] == [red] for e in private)
     s, _ = play(s, "Olive", "END_TURN")
     assert RULES.outcome(s) is None and s["current"] == seat(s, "Ochre")
