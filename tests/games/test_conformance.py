@@ -17,9 +17,20 @@ import pytest
 from app.games import IllegalOrder, all_games
 from app.games.base import ANYTIME_STEP, BaseRules, step_rng
 from app.games.driver import advance, anytime, random_orders, replay, start
+from app.games.text import is_msg
 
 GAMES = all_games()
 SLUGS = sorted(GAMES)
+
+
+def _check_event_text(rules, event) -> None:
+    """An event's text: a non-empty string, or a message of the game's catalogue (rendered non-empty)."""
+    text = event.get("text")
+    if is_msg(text):
+        assert text["msg"] in rules.text, f"message id {text['msg']!r} is not in the catalogue"
+        assert rules.text.english(text)
+    else:
+        assert isinstance(text, str) and text
 
 
 def _overrides(rules, name: str) -> bool:
@@ -93,7 +104,7 @@ def test_random_playthrough_reaches_outcome_and_replays(slug, options, seed):
         events = advance(rules, game, orders)
         assert _dump(game.steps[-1]) == before_orders, "resolve mutated the orders"
         for event in events:
-            assert isinstance(event.get("text"), str) and event["text"]
+            _check_event_text(rules, event)
             assert event.get("to") is None or set(event["to"]) <= set(game.seats)
         assert json.loads(_dump(game.state)) == game.state
     result = rules.outcome(game.state)
@@ -201,7 +212,7 @@ def _check_anytime(rules, game) -> None:
                 continue
             assert json.loads(_dump(new_state)) == new_state
             for event in events:
-                assert isinstance(event.get("text"), str) and event["text"]
+                _check_event_text(rules, event)
                 assert event.get("to") is None or set(event["to"]) <= set(game.seats)
         for junk in GARBAGE:
             with pytest.raises(IllegalOrder):
