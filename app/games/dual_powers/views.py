@@ -87,6 +87,9 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                        "blockade": name("region", state["tiles"]["blockade"])},
         "blockade_name": connection(state["blockade"]),
         "tile_stack_names": [name("region", t[5:]) for t in sorted(state["tiles"]["stack"])],
+        "supply_names": {s: [position.tname(t) for t in v] for s, v in state["supply"].items()},
+        "out_names": [position.tname(t) for t in state["out"]],
+        "removed_names": [position.tname(c) for c in state["removed_cards"]],
         "leader_names": {lid: name("leader", lid) for lid in data.CARDS if data.CARDS[lid]["kind"] == "leader"},
         "hand": None,
     }
