@@ -123,7 +123,7 @@ def _calendar(view: dict[str, Any], y: int, tr: Render) -> str:
         now = i == view["month"]
         out.append(f'<rect x="{x}" y="{y}" width="139" height="22" fill="{"#000" if now else "#fff"}" '
                    'stroke="#000"/>')
-        out.append(_t(x + 70, y + 16, tr(name), 11, "middle", "bold", "#fff" if now else "#000"))
+        out.append(_t(x + 70, y + 16, tr(name), 10, "middle", "bold", "#fff" if now else "#000"))
     for d in range(1, 32):
         dx = 20 + (d - 1) * 27.6
         now = d == view["day"]
