@@ -21,6 +21,8 @@ from werkzeug.datastructures import MultiDict
 from app import turns
 from app.db import get_engine, get_session, write_session
 from app.games import get_rules
+from app.i18n import gettext
+from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.links import seat_link
 from app.mail import queue_mail
@@ -202,9 +204,13 @@ def submit(token: str) -> Response:
 
 def _refusal(taken: turns.Taken, game: Game) -> str:
     """The page's words for a refused order."""
+    say = current_app.jinja_env.filters["game_text"]
     if taken.problem is turns.Problem.UNREADABLE:
-        return f"That order cannot be read: {taken.message}" if taken.message else "That order cannot be read."
-    return current_app.jinja_env.filters["game_text"](taken.message, game.slug)
+        if not taken.message:
+            return gettext("That order cannot be read.")
+        return say({"platform": N_("That order cannot be read: {reason}"), "args": {"reason": taken.message}},
+                   game.slug)
+    return say(taken.message, game.slug)
 
 
 def _reloaded(game: Game) -> Game:

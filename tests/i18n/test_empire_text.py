@@ -328,8 +328,6 @@ def test_a_mid_game_page_and_report_leave_no_english(played, lang):
     assert _english_left(text) == []
 
 
-@pytest.mark.xfail(strict=True, reason="platform: the seat page's log prints Event.text (English) and not "
-                   "Event.data['msg'] (app/web/play.py:89, templates/web/play.html:66)")
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_seat_pages_log_is_in_the_players_language(played, lang):
     page, _pdf = played(lang)

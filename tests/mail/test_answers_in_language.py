@@ -13,7 +13,7 @@ import re
 import pytest
 
 from app.db import get_engine, write_session
-from app.i18n.games import translate_game_text
+from app.i18n.gametext import render
 from app.turns import get_or_create_player
 from tests.mail.helpers import (
     create_game,
@@ -35,13 +35,13 @@ EXPECT = {
     "pt": {
         "accepted": ("ordem recebida para o passo 1", "está registada para o passo 1"),
         "rejected": ("ordem NÃO aceite", "foi lido, mas nenhuma ordem foi registada"),
-        "problem": "Problema: Ordem desconhecida FOO: use OBJECTIVE, PLAY, PLACE ou UNREST.",
+        "problem": "Problema: Ordem desconhecida: 'FOO'; use OBJECTIVE, PLAY, PLACE ou UNREST.",
         "footer": "É uma resposta automática",
     },
     "el": {
         "accepted": ("η εντολή για το βήμα 1 ελήφθη", "καταχωρήθηκε για το βήμα 1"),
         "rejected": ("η εντολή ΔΕΝ έγινε δεκτή", "διαβάστηκε, αλλά δεν καταχωρήθηκε καμία εντολή"),
-        "problem": "Πρόβλημα: Άγνωστη εντολή FOO: χρησιμοποιήστε OBJECTIVE, PLAY, PLACE ή UNREST.",
+        "problem": "Πρόβλημα: Άγνωστη εντολή: 'FOO'· χρησιμοποιήστε OBJECTIVE, PLAY, PLACE ή UNREST.",
         "footer": "Είναι αυτόματη απάντηση",
     },
 }
@@ -82,8 +82,8 @@ def test_confirmation_and_rejection_by_mail_in_the_players_language(smtp_app, re
     set_aside_turn_mails(smtp_app)
     game = game_row(smtp_app, made["game"])
     prompt = game.owed["SOV"]
-    title = translate_game_text("dual_powers", prompt["title"], lang)
-    assert title != prompt["title"], "the prompt title has a translation"
+    title = render("dual_powers", prompt["title"], lang)
+    assert title != render("dual_powers", prompt["title"], "en"), "the prompt title has a translation"
     addr = reply_addr(smtp_app, made["game"], "SOV")
     words = EXPECT[lang]
 

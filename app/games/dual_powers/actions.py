@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import IllegalOrder, State
+from app.games.base import State
 from app.games.dual_powers import data, position
+from app.games.dual_powers.text import TEXT, connection, msg, name
+from app.games.dual_powers.text import seat as sname
+from app.games.text import listing
 
 Event = dict[str, Any]
 Order = dict[str, Any]
@@ -21,29 +24,29 @@ BONUSES = ("RECRUIT", "MOVE", "REFRESH", "DRAW", "ORGANIZE")
 
 def _region(value: Any) -> str:
     if value not in data.REGIONS:
-        raise IllegalOrder(f"There is no region {value!r} (regions: {', '.join(data.REGIONS)}).")
+        raise TEXT.refuse("refuse.no_region", value=repr(value), regions=", ".join(data.REGIONS))
     return str(value)
 
 
 def _card_in_hand(state: State, seat: str, card: Any) -> str:
     if not isinstance(card, str) or card not in data.CARDS:
-        raise IllegalOrder(f"There is no card {card!r}.")
+        raise TEXT.refuse("refuse.no_card", card=repr(card))
     if card not in state["hands"][seat]:
-        raise IllegalOrder(f"{card} is not in your hand.")
+        raise TEXT.refuse("refuse.not_in_hand", card=card)
     return card
 
 
 def _only(order: Order, allowed: set[str]) -> None:
-    extra = sorted(str(k) for k in order if k not in allowed)
+    extra = sorted(repr(str(k)) for k in order if k not in allowed)
     if extra:
-        raise IllegalOrder(f"This order does not take {', '.join(extra)}.")
+        raise TEXT.refuse("refuse.extra_fields", fields=", ".join(extra))
 
 
 def apply_objective(state: State, seat: str, order: Order) -> None:
     _only(order, {"type", "card"})
     card = _card_in_hand(state, seat, order.get("card"))
     if data.CARDS[card]["kind"] != "command":
-        raise IllegalOrder("Leader cards cannot be secret objectives.")
+        raise TEXT.refuse("refuse.leader_objective")
     state["hands"][seat].remove(card)
     state["objectives"][seat] = card
     state["revealed"][seat] = False
@@ -51,23 +54,23 @@ def apply_objective(state: State, seat: str, order: Order) -> None:
 
 def _recruit(state: State, seat: str, units: Any, card: dict[str, Any], events: list[Event]) -> None:
     if not isinstance(units, list) or not units:
-        raise IllegalOrder("Recruit needs at least one unit.")
+        raise TEXT.refuse("refuse.recruit_none")
     seen: set[str] = set()
     total = 0
     for u in units:
         if not isinstance(u, str) or u not in state["supply"][seat] or data.TOKENS[u]["kind"] != "unit":
-            raise IllegalOrder(f"Unit {u!r} is not in your supply.")
+            raise TEXT.refuse("refuse.unit_not_in_supply", unit=repr(u))
         if u in seen:
-            raise IllegalOrder(f"Unit {u} is listed twice.")
+            raise TEXT.refuse("refuse.unit_twice", unit=u)
         seen.add(u)
         total += data.TOKENS[u]["recruit"]
     if total > card["recruit"]:
-        raise IllegalOrder(f"Total recruit value {total} exceeds the card's {card['recruit']}.")
+        raise TEXT.refuse("refuse.recruit_too_much", total=total, recruit=card["recruit"])
     for u in units:
         state["supply"][seat].remove(u)
         state["board"][u] = {"region": card["region"], "fresh": True}
-    events.append({"text": f"{seat} recruits {', '.join(units)} in {position.rname(card['region'])}.",
-                   "to": None})
+    events.append({"text": msg("event.recruits", seat=sname(seat), units=listing(units),
+                               region=position.rname(card["region"])), "to": None})
 
 
 def _move(state: State, seat: str, token: Any, path: list[Any], events: list[Event]) -> None:
@@ -77,27 +80,28 @@ def _move(state: State, seat: str, token: Any, path: list[Any], events: list[Eve
         position.check_step(state, here, step)
         here = step
     if here == start:
-        raise IllegalOrder("A double move must end in a different region.")
+        raise TEXT.refuse("refuse.double_same_region")
     state["board"][t]["region"] = here
-    events.append({"text": f"{seat} moves {position.tname(t)} from {position.rname(start)} to {position.rname(here)}.",
-                   "to": None})
+    events.append({"text": msg("event.moves", seat=sname(seat), token=position.tname(t),
+                               start=position.rname(start), end=position.rname(here)), "to": None})
 
 
 def _refresh(state: State, seat: str, token: Any, events: list[Event]) -> None:
     t = position.check_controlled(state, seat, token)
     if state["board"][t]["fresh"]:
-        raise IllegalOrder(f"{position.tname(t)} is already fresh.")
+        raise TEXT.refuse("refuse.already_fresh", token=position.tname(t))
     state["board"][t]["fresh"] = True
-    events.append({"text": f"{seat} refreshes {position.tname(t)}.", "to": None})
+    events.append({"text": msg("event.refreshes", seat=sname(seat), token=position.tname(t)), "to": None})
 
 
 def reveal_objective(state: State, side: str, events: list[Event], why: str) -> None:
+    """Reveal ``side``'s objective; ``why``: scoring, espionage or organize."""
     card = state["objectives"].get(side)
     if card is None or state["revealed"].get(side):
         return
     state["revealed"][side] = True
-    events.append({"text": f"{side}'s secret objective is revealed ({why}): {data.card_label(card)}.",
-                   "to": None})
+    events.append({"text": msg("event.objective_revealed", seat=sname(side), why=msg(f"why.{why}"),
+                               card=data.card_label(card)), "to": None})
 
 
 def apply_bonus(state: State, seat: str, order: Order, rng: Any, events: list[Event]) -> None:
@@ -105,36 +109,37 @@ def apply_bonus(state: State, seat: str, order: Order, rng: Any, events: list[Ev
     if kind is None:
         return
     if kind not in BONUSES:
-        raise IllegalOrder(f"There is no bonus action {kind!r} (bonus actions: {', '.join(BONUSES)}).")
+        raise TEXT.refuse("refuse.no_bonus_kind", kind=repr(kind), kinds=", ".join(BONUSES))
     token, to = order.get("bonus_token"), order.get("bonus_to")
     if kind == "RECRUIT":
         if not isinstance(token, str) or token not in state["supply"][seat] \
                 or data.TOKENS[token]["kind"] != "unit":
-            raise IllegalOrder(f"Unit {token!r} is not in your supply.")
+            raise TEXT.refuse("refuse.unit_not_in_supply", unit=repr(token))
         if data.TOKENS[token]["recruit"] != 1:
-            raise IllegalOrder("Bonus Recruit takes a unit of recruit value 1.")
+            raise TEXT.refuse("refuse.bonus_recruit_value")
         region = _region(to)
         state["supply"][seat].remove(token)
         state["board"][token] = {"region": region, "fresh": True}
-        events.append({"text": f"{seat} bonus-recruits {token} in {position.rname(region)}.", "to": None})
+        events.append({"text": msg("event.bonus_recruits", seat=sname(seat), unit=token,
+                                   region=position.rname(region)), "to": None})
     elif kind == "MOVE":
         _move(state, seat, token, [_region(to)], events)
     elif kind == "REFRESH":
         _refresh(state, seat, token, events)
     elif kind == "DRAW":
         if not position.can_draw(state):
-            raise IllegalOrder("Deck and discard pile are empty: there is nothing to draw.")
+            raise TEXT.refuse("refuse.nothing_to_draw")
         card = position.draw(state, rng, events)
         if card is not None:
             state["hands"][seat].append(card)
-            events.append({"text": f"You draw {data.card_label(card)}.", "to": [seat]})
-        events.append({"text": f"{seat} draws a card as a bonus action.", "to": None})
+            events.append({"text": msg("event.you_draw", card=data.card_label(card)), "to": [seat]})
+        events.append({"text": msg("event.bonus_draw", seat=sname(seat)), "to": None})
     elif kind == "ORGANIZE":
         if not state["solo"]:
-            raise IllegalOrder("Organize is a bonus action of the solo game only.")
+            raise TEXT.refuse("refuse.organize_solo")
         if state["revealed"].get(seat):
-            raise IllegalOrder("Your objective is already revealed.")
-        reveal_objective(state, seat, events, "Organize")
+            raise TEXT.refuse("refuse.objective_revealed")
+        reveal_objective(state, seat, events, "organize")
 
 
 def _bonus_fields(order: Order) -> set[str]:
@@ -143,21 +148,22 @@ def _bonus_fields(order: Order) -> set[str]:
 
 def _check_bonus(state: State, order: Order) -> None:
     if order.get("bonus") is not None and not state["bonus"]:
-        raise IllegalOrder("You are not entitled to a bonus action (the day marker must end on 15 or 31).")
+        raise TEXT.refuse("refuse.no_bonus")
 
 
 def _leader_recruit(state: State, seat: str, card: str, region: Any, events: list[Event]) -> None:
     region = _region(region)
     if card not in state["supply"][seat]:
-        raise IllegalOrder(f"{data.CARDS[card]['name']} is not in your supply.")
+        raise TEXT.refuse("refuse.leader_not_in_supply", name=name("leader", card))
     state["supply"][seat].remove(card)
     state["board"][card] = {"region": region, "fresh": True}
-    events.append({"text": f"{seat} recruits {data.CARDS[card]['name']} in {position.rname(region)}.", "to": None})
+    events.append({"text": msg("event.leader_recruited", seat=sname(seat), leader=name("leader", card),
+                               region=position.rname(region)), "to": None})
     if data.LEADER_RECRUIT_REFRESHES_NEUTRALS and state["wotp"] == seat:
         for t in position.tokens_in(state, region):
             if data.TOKENS[t]["kind"] == "neutral" and t != "T-NEU" and not state["board"][t]["fresh"]:
                 state["board"][t]["fresh"] = True
-                events.append({"text": f"{t} is refreshed by the leader's arrival.", "to": None})
+                events.append({"text": msg("event.neutral_refreshed", token=position.tname(t)), "to": None})
 
 
 def _special(state: State, seat: str, card: str, order: Order, events: list[Event]) -> None:
@@ -165,23 +171,20 @@ def _special(state: State, seat: str, card: str, order: Order, events: list[Even
     if special == "MOBILIZE":
         conn = order.get("connection")
         if not isinstance(conn, str) or conn not in data.CONNECTIONS:
-            raise IllegalOrder(f"Mobilize Protest needs a connection ({', '.join(data.CONNECTIONS)}).")
+            raise TEXT.refuse("refuse.mobilize_connection", connections=", ".join(data.CONNECTIONS))
         if conn == state["blockade"]:
-            raise IllegalOrder("The blockade must move to a different connection.")
+            raise TEXT.refuse("refuse.blockade_same")
         state["blockade"] = conn
-        events.append({"text": f"{seat} mobilizes a protest: the blockade moves to "
-                               f"{data.CONNECTION_NAMES[conn]} ({conn}).", "to": None})
+        events.append({"text": msg("event.mobilize", seat=sname(seat), connection=connection(conn)), "to": None})
     elif special == "ESPIONAGE":
         target = seat if state["solo"] else position.opponent(state, seat)
         if state["objectives"].get(target) is None:
-            events.append({"text": f"{seat} uses Espionage, but there is no objective to reveal.",
-                           "to": None})
-        reveal_objective(state, target, events, "Espionage")
+            events.append({"text": msg("event.espionage_nothing", seat=sname(seat)), "to": None})
+        reveal_objective(state, target, events, "espionage")
     else:
         if state["wotp"] != seat:
             state["wotp"] = seat
-        events.append({"text": f"{seat} inspires the people and takes the Will of the People.",
-                       "to": None})
+        events.append({"text": msg("event.inspire", seat=sname(seat)), "to": None})
 
 
 def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Event]) -> None:
@@ -189,13 +192,13 @@ def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Eve
     info = data.CARDS[card]
     action = order.get("action")
     if action not in ACTIONS:
-        raise IllegalOrder(f"There is no action {action!r} (actions: {', '.join(ACTIONS)}).")
+        raise TEXT.refuse("refuse.no_action", action=repr(action), actions=", ".join(ACTIONS))
     if info["kind"] == "command":
         if action not in ("PASS", "RECRUIT", info["action"]):
-            raise IllegalOrder(f"{card} allows Recruit or {data.ACTION_NAMES[info['action']]} only.")
+            raise TEXT.refuse("refuse.command_actions", card=card, action=name("action", info["action"]))
     elif action not in ("PASS", "LEADER", "SPY_FIRST") or (
             action == "SPY_FIRST" and info["special"] != "ESPIONAGE"):
-        raise IllegalOrder(f"{card} allows Leader Recruit and {data.SPECIAL_NAMES[info['special']]} only.")
+        raise TEXT.refuse("refuse.leader_actions", card=card, special=name("special", info["special"]))
     fields = {"PASS": set(), "RECRUIT": {"units"}, "MOVE": {"token", "to"},
               "DOUBLE": {"token", "to", "via"}, "REFRESH": {"token"},
               "LEADER": {"region", "special", "special_first", "connection"}, "SPY_FIRST": set()}[action]
@@ -203,10 +206,10 @@ def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Eve
     # 1 play the card, 2 advance the date
     state["hands"][seat].remove(card)
     state["played"][seat].append(card)
-    events.append({"text": f"{seat} plays {data.card_label(card)}.", "to": None})
+    events.append({"text": msg("event.plays", seat=sname(seat), card=data.card_label(card)), "to": None})
     state["bonus"] = position.advance_date(state, info["days"], seat, events)
-    when = f"Day {state['day']} of {data.MONTHS[state['month']]}"
-    events.append({"text": when + (": a bonus action is due." if state["bonus"] else "."), "to": None})
+    events.append({"text": msg("event.date_bonus" if state["bonus"] else "event.date", day=state["day"],
+                               month=name("month", str(state["month"]))), "to": None})
     # 3 action
     if action == "RECRUIT":
         _recruit(state, seat, order.get("units"), info, events)
@@ -220,9 +223,9 @@ def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Eve
     elif action == "LEADER":
         special, first = order.get("special", False), order.get("special_first", False)
         if not isinstance(special, bool) or not isinstance(first, bool):
-            raise IllegalOrder("'special' and 'special_first' are yes/no choices.")
+            raise TEXT.refuse("refuse.special_bool")
         if order.get("connection") is not None and not (special and info["special"] == "MOBILIZE"):
-            raise IllegalOrder("Only Mobilize Protest takes a connection.")
+            raise TEXT.refuse("refuse.connection_only_mobilize")
         if special and first:
             _special(state, seat, card, order, events)
         if order.get("region") is not None:
@@ -231,7 +234,7 @@ def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Eve
             _special(state, seat, card, order, events)
     elif action == "SPY_FIRST":
         if order.get("bonus") is not None:
-            raise IllegalOrder("With Espionage first, the bonus action comes with the leader's placement.")
+            raise TEXT.refuse("refuse.spy_first_bonus")
         _special(state, seat, card, order, events)
         state["phase"] = "part2"
         state["pending"] = card
@@ -257,11 +260,12 @@ def apply_unrest(state: State, seat: str, order: Order, rng: Any, events: list[E
     if choice == "SCORE":
         _only(order, {"type", "choice"})
         vp = data.UNREST_VP[state["month"]]
-        return position.move_gain(state, seat, vp, events, f"unrest in {position.rname(state['tiles']['unrest'])}")
+        return position.move_gain(state, seat, vp, events,
+                                  msg("why.unrest", region=position.rname(state["tiles"]["unrest"])))
     if choice != "BONUS":
-        raise IllegalOrder("Choose SCORE or BONUS for the unrest region.")
+        raise TEXT.refuse("refuse.unrest_choice")
     _only(order, {"type", "choice"} | _bonus_fields(order))
     if order.get("bonus") is None:
-        raise IllegalOrder("Name the bonus action to take instead of scoring.")
+        raise TEXT.refuse("refuse.unrest_bonus_missing")
     apply_bonus(state, seat, order, rng, events)
     return False

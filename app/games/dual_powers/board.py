@@ -10,8 +10,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from app.games.dual_powers.text import TEXT, msg
+from app.games.text import Render
+
 W, H = 900, 760
-BOX_W, BOX_H = 256, 210
+BOX_W, BOX_H = 256, 220
 COLS = (20, 322, 624)
 ROWS = (60, 340)
 #: Ring order laid out as a loop: top row left to right, bottom row right to left.
@@ -46,7 +49,7 @@ def _edge_points(a: str, b: str) -> tuple[float, float, float, float]:
     return ax, _box(top)[1] + BOX_H, ax, _box(bottom)[1]
 
 
-def _connection(conn: dict[str, Any]) -> str:
+def _connection(conn: dict[str, Any], tr: Render) -> str:
     x1, y1, x2, y2 = _edge_points(*conn["ends"])
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     out = []
@@ -64,7 +67,7 @@ def _connection(conn: dict[str, Any]) -> str:
     anchor = "middle" if horizontal else "start"
     out.append(_t(lx, ly, conn["id"], 11, anchor, "bold"))
     if conn["blockaded"] and not horizontal:
-        out.append(_t(lx, ly + 16, "BLOCKADED", 11, anchor, "bold"))
+        out.append(_t(lx, ly + 16, tr(msg("board.blockaded")), 11, anchor, "bold"))
     return "".join(out)
 
 
@@ -81,39 +84,46 @@ def _token(x: float, y: float, tok: dict[str, Any]) -> str:
             + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold"))
 
 
-def _region(reg: dict[str, Any], sides: list[str]) -> str:
+def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
     x, y = _box(reg["id"])
     out = [f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="10" fill="{FILL[reg["id"]]}" '
            f'stroke="#000" stroke-width="{4 if reg["unrest"] else 1.5}"/>']
     if reg["unrest"]:
         out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{BOX_W - 10}" height="{BOX_H - 10}" rx="7" '
                    'fill="none" stroke="#000" stroke-width="1.5"/>')
-    out.append(_t(x + 10, y + 24, f"{reg['name']} ({reg['id']}, {reg['colour']})", 14, weight="bold"))
+    out.append(_t(x + 10, y + 24, tr(msg("board.region", region=reg["name"], colour=reg["colour"])), 14,
+                  weight="bold"))
     tags = []
     if reg["unrest"]:
-        tags.append("UNREST")
-    tags += [f"objective {m}" for m in reg["markers"]]
-    strength = ", ".join(f"{s} {v[0]} ({v[1]})" for s, v in reg["strength"].items())
-    out.append(_t(x + 10, y + 42, strength + (f": {reg['greater']} greater" if reg["greater"] else ""), 10))
+        tags.append(tr(msg("board.unrest")))
+    tags += [tr(msg("board.objective", marker=m)) for m in reg["markers"]]
+    parts = [msg("board.strength", seat=msg(f"seat.{s}"), strength=v[0], tokens=v[1])
+             for s, v in reg["strength"].items()]
+    out.append(_t(x + 10, y + 42, tr(msg("board.strengths", a=parts[0], b=parts[1])), 10))
+    bottom: list[str] = []
+    if reg["greater"]:
+        out.append(_t(x + 10, y + 56, tr(msg("board.greater", seat=msg(f"seat.{reg['greater']}"))), 10))
     if tags:
         out.append(_t(x + BOX_W - 10, y + BOX_H - 8, " | ".join(tags), 12, "end", "bold"))
     shown = reg["tokens"][:16]
     for i, tok in enumerate(shown):
-        out.append(_token(x + 8 + (i % 4) * 62, y + 52 + (i // 4) * 34, tok))
+        out.append(_token(x + 8 + (i % 4) * 62, y + 62 + (i // 4) * 34, tok))
     if len(reg["tokens"]) > len(shown):
-        out.append(_t(x + 10, y + BOX_H - 8, f"+{len(reg['tokens']) - len(shown)} more", 11))
+        bottom.insert(0, tr(msg("board.more", n=len(reg["tokens"]) - len(shown))))
+    if bottom:
+        out.append(_t(x + 10, y + BOX_H - 8, "; ".join(bottom), 11))
     return "".join(out)
 
 
-def _calendar(view: dict[str, Any], y: int) -> str:
-    out = [_t(20, y - 6, f"Calendar: day {view['day']} of {view['month_name']} "
-                         f"(unrest worth {view['unrest_vp']} VP)", 14, weight="bold")]
+def _calendar(view: dict[str, Any], y: int, tr: Render) -> str:
+    out = [_t(20, y - 6, tr(msg("board.calendar", day=view["day"], month=view["month_name"], vp=view["unrest_vp"])),
+              14, weight="bold")]
     for i, name in enumerate(view["months"]):
         x = 20 + i * 143
         now = i == view["month"]
         out.append(f'<rect x="{x}" y="{y}" width="139" height="22" fill="{"#000" if now else "#fff"}" '
                    'stroke="#000"/>')
-        out.append(_t(x + 70, y + 16, name, 11, "middle", "bold", "#fff" if now else "#000"))
+        out.append(_t(x + 70, y + 16, tr(name), 10, "middle", "bold", "#fff" if now else "#000"))
     for d in range(1, 32):
         dx = 20 + (d - 1) * 27.6
         now = d == view["day"]
@@ -126,13 +136,13 @@ def _calendar(view: dict[str, Any], y: int) -> str:
     return "".join(out)
 
 
-def _track(view: dict[str, Any], y: int) -> str:
+def _track(view: dict[str, Any], y: int, tr: Render) -> str:
     end = view["track_end"]
     cells = 2 * end + 1
     step = 860 / cells
     gov, sov = view["gov_side"], view["sov_side"]
-    out = [_t(20, y - 6, f"Support track: {view['s']:+d}  ({gov} end -{end}, {sov} end +{end})  "
-                         f"Will of the People: {view['wotp']}", 14, weight="bold")]
+    out = [_t(20, y - 6, tr(msg("board.track", s=f"{view['s']:+d}", gov=msg(f"seat.{gov}"), end=end,
+                                sov=msg(f"seat.{sov}"), wotp=msg(f"seat.{view['wotp']}"))), 14, weight="bold")]
     for i in range(cells):
         v = i - end
         x = 20 + i * step
@@ -145,31 +155,33 @@ def _track(view: dict[str, Any], y: int) -> str:
     return "".join(out)
 
 
-def board_svg(view: dict[str, Any], seat: str | None) -> str:
-    turn = (f"Round {view['round']}, turn {view['turn']} of {view['turns']}" if view["turns"]
-            else f"Round {view['round']}")
-    to_act = f", {view['to_act']} to play" if view.get("to_act") else ""
+def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
+    """The board; every label is a message rendered by ``tr`` (default: English)."""
+    if tr is None:
+        tr = TEXT.english
+    turn = (msg("board.round_turn", round=view["round"], turn=view["turn"], turns=view["turns"]) if view["turns"]
+            else msg("board.round", round=view["round"]))
+    to_act: Any = msg("board.to_play", seat=msg(f"seat.{view['to_act']}")) if view.get("to_act") else ""
     if view["phase"] == "objective":
-        to_act = ", secret objectives being chosen"
+        to_act = msg("board.objectives")
     if view.get("winner"):
-        to_act = f", game over: {view['winner']} wins"
+        to_act = msg("board.winner", seat=msg(f"seat.{view['winner']}"))
     blocked = next(c for c in view["connections"] if c["blockaded"])
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" '
-        'aria-label="Dual Powers board">',
+        f'aria-label="{escape(tr(msg("board.aria")))}">',
         '<defs><pattern id="dp-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="6" height="6" fill="#eee"/>'
         '<line x1="0" y1="0" x2="0" y2="6" stroke="#888" stroke-width="2"/></pattern></defs>',
         f'<rect x="0" y="0" width="{W}" height="{H}" fill="#fff"/>',
-        _t(20, 30, f"Petrograd 1917 - {turn}{to_act}", 18, weight="bold"),
-        _t(880, 30, f"Blockade: {blocked['id']} {blocked['name']}", 13, "end"),
+        _t(20, 30, tr(msg("board.heading", turn=turn, status=to_act)), 18, weight="bold"),
+        _t(880, 30, tr(msg("board.blockade", connection=blocked["name"], id=blocked["id"])), 13, "end"),
     ]
-    parts += [_connection(c) for c in view["connections"]]
-    parts += [_region(r, view["sides"]) for r in view["regions"]]
-    parts.append(_t(20, 572, "Tokens show id and strength: solid = fresh, hatched and dashed = exhausted. "
-                             "R Soviet, W Government, N/TROT neutral, O Opposition.", 11))
-    parts.append(_t(20, 588, "Under each region name: strength (tokens counted) of each side.", 11))
-    parts.append(_calendar(view, 610))
-    parts.append(_track(view, 710))
+    parts += [_connection(c, tr) for c in view["connections"]]
+    parts += [_region(r, view["sides"], tr) for r in view["regions"]]
+    parts.append(_t(20, 572, tr(msg("board.legend")), 11))
+    parts.append(_t(20, 588, tr(msg("board.legend2")), 11))
+    parts.append(_calendar(view, 610, tr))
+    parts.append(_track(view, 710, tr))
     parts.append("</svg>")
     return "".join(parts)

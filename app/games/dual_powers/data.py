@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.text import msg
+from app.games.text import name as term
+
 SIDES = ("SOV", "GOV")
 
 #: Canonical region order (tie-breaks and listings).
@@ -173,11 +176,23 @@ NEUTRALS = tuple(f"N{i}" for i in range(1, 7))
 OPP_UNITS = tuple(t for t, d in TOKENS.items() if d["kind"] == "opp")
 
 
-def card_label(cid: str) -> str:
-    """A card as a player reads it: days, region, recruit value, action and VP."""
+def card_label(cid: str) -> dict[str, Any]:
+    """A card as a player reads it (a message): days, region, recruit value, action and VP."""
     card = CARDS[cid]
     if card["kind"] == "leader":
-        return (f"{cid} {card['name']}: {card['days']} days, leader recruit + "
-                f"{SPECIAL_NAMES[card['special']]}")
-    return (f"{cid}: {card['days']} days, {REGION_NAMES[card['region']]}, recruit "
-            f"{card['recruit']}, {ACTION_NAMES[card['action']]}, {card['vp']} VP")
+        return msg("card.leader", cid=cid, name=term("leader", cid), days=card["days"],
+                   special=term("special", card["special"]))
+    return msg("card.command", cid=cid, days=card["days"], region=term("region", card["region"]),
+               recruit=card["recruit"], action=term("action", card["action"]), vp=card["vp"])
+
+
+def token_name(token: str) -> dict[str, Any]:
+    """A token's name (a message): unit R01, Lenin, neutral unit N3, Opposition unit, level 2."""
+    info = TOKENS[token]
+    if info["kind"] == "unit":
+        return msg("token.unit", id=token)
+    if info["kind"] == "opp":
+        return msg("token.opp", level=info["level"])
+    if info["kind"] == "neutral" and token != "T-NEU":
+        return msg("token.neutral", id=token)
+    return term("leader", token)

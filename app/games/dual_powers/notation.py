@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.games.base import InvalidOrder
+from app.games.dual_powers.text import TEXT, msg
 
 Order = dict[str, Any]
 
@@ -37,7 +37,7 @@ def format_order(order: Order) -> str:
     if kind == "PLACE":
         return f"PLACE {order.get('region') or 'NONE'}" + _bonus_text(order)
     if kind != "PLAY":
-        raise InvalidOrder(f"Unknown order type {kind!r}.")
+        raise TEXT.unreadable("unreadable.type", kind=repr(kind))
     head = f"PLAY {order['card']}"
     action = order.get("action")
     if action == "PASS":
@@ -62,7 +62,7 @@ def format_order(order: Order) -> str:
             if order.get("connection") is not None:
                 body += f" {order['connection']}"
     else:
-        raise InvalidOrder(f"Unknown action {action!r}.")
+        raise TEXT.unreadable("unreadable.action", action=repr(action))
     return head + body + _bonus_text(order)
 
 
@@ -75,16 +75,17 @@ class _Words:
         return self.words[self.i] if self.i < len(self.words) else None
 
     def take(self, what: str) -> str:
+        """The next word; ``what`` names it (a keyword, or ``what.<id>`` of the catalogue)."""
         word = self.peek()
         if word is None:
-            raise InvalidOrder(f"The order ends where {what} was expected.")
+            raise TEXT.unreadable("unreadable.ends", what=msg(what) if what.startswith("what.") else what)
         self.i += 1
         return word
 
     def expect(self, keyword: str) -> None:
         word = self.take(keyword)
         if word != keyword:
-            raise InvalidOrder(f"Expected {keyword} but read {word}.")
+            raise TEXT.unreadable("unreadable.expected", keyword=keyword, word=repr(word))
 
     def done(self) -> bool:
         return self.i >= len(self.words)
@@ -94,39 +95,39 @@ def _parse_bonus(w: _Words, order: Order) -> None:
     if w.done():
         return
     w.expect("BONUS")
-    kind = w.take("a bonus action")
+    kind = w.take("what.bonus")
     if kind == "RECRUIT":
-        order.update(bonus="RECRUIT", bonus_token=w.take("a unit"))
+        order.update(bonus="RECRUIT", bonus_token=w.take("what.unit"))
         w.expect("IN")
-        order["bonus_to"] = w.take("a region")
+        order["bonus_to"] = w.take("what.region")
     elif kind == "MOVE":
-        order.update(bonus="MOVE", bonus_token=w.take("a token"))
+        order.update(bonus="MOVE", bonus_token=w.take("what.token"))
         w.expect("TO")
-        order["bonus_to"] = w.take("a region")
+        order["bonus_to"] = w.take("what.region")
     elif kind == "REFRESH":
-        order.update(bonus="REFRESH", bonus_token=w.take("a token"))
+        order.update(bonus="REFRESH", bonus_token=w.take("what.token"))
     elif kind in ("DRAW", "ORGANIZE"):
         order["bonus"] = kind
     else:
-        raise InvalidOrder(f"Unknown bonus action {kind} (RECRUIT, MOVE, REFRESH, DRAW, ORGANIZE).")
+        raise TEXT.unreadable("unreadable.bonus", kind=repr(kind))
 
 
 def parse_order(text: str) -> Order:
     if not isinstance(text, str):
-        raise InvalidOrder("An order must be text.")
+        raise TEXT.unreadable("unreadable.not_text")
     words = text.upper().split()
     if not words:
-        raise InvalidOrder("The order is empty.")
+        raise TEXT.unreadable("unreadable.empty")
     if len(words) > _MAX_WORDS:
-        raise InvalidOrder("The order is too long.")
+        raise TEXT.unreadable("unreadable.too_long")
     for word in words:
         if not _WORD.match(word):
-            raise InvalidOrder(f"Cannot read {word[:20]!r}.")
+            raise TEXT.unreadable("unreadable.word", word=repr(word[:20]))
     w = _Words(words)
-    kind = w.take("an order")
+    kind = w.take("what.order")
     order: Order
     if kind == "OBJECTIVE":
-        order = {"type": "OBJECTIVE", "card": w.take("a card")}
+        order = {"type": "OBJECTIVE", "card": w.take("what.card")}
     elif kind == "UNREST":
         if w.peek() == "SCORE":
             w.take("SCORE")
@@ -134,61 +135,60 @@ def parse_order(text: str) -> Order:
         else:
             order = {"type": "UNREST", "choice": "BONUS"}
             if w.done():
-                raise InvalidOrder("UNREST needs SCORE or a BONUS action.")
+                raise TEXT.unreadable("unreadable.unrest")
             _parse_bonus(w, order)
     elif kind == "PLACE":
-        region = w.take("a region or NONE")
+        region = w.take("what.region_or_none")
         order = {"type": "PLACE"} if region == "NONE" else {"type": "PLACE", "region": region}
         _parse_bonus(w, order)
     elif kind == "PLAY":
-        order = {"type": "PLAY", "card": w.take("a card")}
+        order = {"type": "PLAY", "card": w.take("what.card")}
         _parse_action(w, order)
         _parse_bonus(w, order)
     else:
-        raise InvalidOrder(f"Unknown order {kind[:20]}: use OBJECTIVE, PLAY, PLACE or UNREST.")
+        raise TEXT.unreadable("unreadable.order", kind=repr(kind[:20]))
     if not w.done():
-        raise InvalidOrder(f"Unexpected {w.peek()} at the end of the order.")
+        raise TEXT.unreadable("unreadable.trailing", word=repr(w.peek()))
     return order
 
 
 def _parse_action(w: _Words, order: Order) -> None:
-    action = w.take("an action")
+    action = w.take("what.action")
     if action == "PASS":
         order["action"] = "PASS"
     elif action == "RECRUIT":
         units = []
         while not w.done() and w.peek() != "BONUS":
-            units.append(w.take("a unit"))
+            units.append(w.take("what.unit"))
         if not units:
-            raise InvalidOrder("RECRUIT needs at least one unit.")
+            raise TEXT.unreadable("unreadable.recruit")
         order.update(action="RECRUIT", units=units)
     elif action == "MOVE":
-        order.update(action="MOVE", token=w.take("a token"))
+        order.update(action="MOVE", token=w.take("what.token"))
         w.expect("TO")
-        order["to"] = w.take("a region")
+        order["to"] = w.take("what.region")
     elif action == "DOUBLE":
-        order.update(action="DOUBLE", token=w.take("a token"))
+        order.update(action="DOUBLE", token=w.take("what.token"))
         if w.peek() == "VIA":
             w.take("VIA")
-            order["via"] = w.take("a region")
+            order["via"] = w.take("what.region")
         w.expect("TO")
-        order["to"] = w.take("a region")
+        order["to"] = w.take("what.region")
     elif action == "REFRESH":
-        order.update(action="REFRESH", token=w.take("a token"))
+        order.update(action="REFRESH", token=w.take("what.token"))
     elif action == "SPY-FIRST":
         order["action"] = "SPY_FIRST"
     elif action == "LEADER":
         order["action"] = "LEADER"
         if w.peek() == "IN":
             w.take("IN")
-            order["region"] = w.take("a region")
+            order["region"] = w.take("what.region")
         order["special"] = False
         order["special_first"] = False
         if w.peek() in ("SPECIAL", "SPECIAL-FIRST"):
             order["special"] = True
             order["special_first"] = w.take("SPECIAL") == "SPECIAL-FIRST"
             if w.peek() is not None and w.peek() != "BONUS":
-                order["connection"] = w.take("a connection")
+                order["connection"] = w.take("what.connection")
     else:
-        raise InvalidOrder(f"Unknown action {action} (PASS, RECRUIT, MOVE, DOUBLE, REFRESH, LEADER, "
-                           "SPY-FIRST).")
+        raise TEXT.unreadable("unreadable.play_action", action=repr(action))

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import IllegalOrder, State
+from app.games.base import State
 from app.games.dual_powers import data
+from app.games.dual_powers.text import TEXT, connection, month, msg, name
+from app.games.dual_powers.text import seat as sname
+from app.games.text import listing
+
+#: Why a game ended (the state keeps the key; events and views show the message).
+END_REASONS = {"track end": msg("end.track"), "end of the calendar": msg("end.calendar"),
+               "end of round 3": msg("end.solo")}
 
 Event = dict[str, Any]
 
 
-def rname(region: str) -> str:
-    return data.REGION_NAMES.get(region, region)
+def rname(region: str) -> dict[str, Any]:
+    """A region by its name (a message)."""
+    return name("region", region)
 
 
 def owner(state: State, token: str) -> str | None:
@@ -111,38 +119,39 @@ def neighbours(state: State, region: str) -> list[str]:
 
 def check_step(state: State, a: str, b: str) -> None:
     if b not in data.REGIONS:
-        raise IllegalOrder(f"There is no region {b!r}.")
+        raise TEXT.refuse("refuse.no_region", value=repr(b), regions=", ".join(data.REGIONS))
     cid = connection_between(a, b)
     if cid is None:
-        raise IllegalOrder(f"{rname(b)} is not adjacent to {rname(a)}.")
+        raise TEXT.refuse("refuse.not_adjacent", b=rname(b), a=rname(a))
     if cid == state["blockade"]:
-        raise IllegalOrder(f"{rname(b)} cannot be reached from {rname(a)}: the connection "
-                           f"({data.CONNECTION_NAMES[cid]}) is blockaded.")
+        raise TEXT.refuse("refuse.blockaded", b=rname(b), a=rname(a), connection=connection(cid))
 
 
-def tname(token: str) -> str:
+def tname(token: str) -> Any:
+    """A token as orders name it: its code, with its name where it has one (a message)."""
     info = data.TOKENS.get(token)
-    if info is None:
+    if info is None or info["kind"] in ("unit", "opp"):
         return token
-    return token if info["kind"] in ("unit", "opp") else f"{info['name']} ({token})"
+    if info["kind"] == "neutral" and token != "T-NEU":
+        return msg("token.neutral", id=token)
+    return msg("token.named", name=name("leader", token), id=token)
 
 
 def check_controlled(state: State, side: str, token: Any) -> str:
     if not isinstance(token, str) or token not in data.TOKENS:
-        raise IllegalOrder(f"There is no token {token!r}.")
+        raise TEXT.refuse("refuse.no_token", token=repr(token))
     if token not in state["board"]:
-        raise IllegalOrder(f"{tname(token)} is not on the board.")
+        raise TEXT.refuse("refuse.not_on_board", token=tname(token))
     if not controls(state, side, token):
-        raise IllegalOrder(f"You do not control {tname(token)} (neutrals need the Will of the "
-                           "People and one of your tokens in their region).")
+        raise TEXT.refuse("refuse.not_controlled", token=tname(token))
     return token
 
 
-def move_gain(state: State, side: str, vp: int, events: list[Event], why: str) -> bool:
+def move_gain(state: State, side: str, vp: int, events: list[Event], why: dict[str, Any]) -> bool:
     """Move the score marker ``vp`` spaces towards ``side``; True if a track end is reached."""
     s = state["s"] + sign(state, side) * vp
     state["s"] = max(-data.TRACK_END, min(data.TRACK_END, s))
-    events.append({"text": f"{side} gains {vp} VP ({why}); support track at {state['s']:+d}.",
+    events.append({"text": msg("event.gain", seat=sname(side), vp=vp, why=why, s=f"{state['s']:+d}"),
                    "to": None})
     if abs(state["s"]) == data.TRACK_END:
         winner = side
@@ -155,7 +164,7 @@ def end_game(state: State, winner: str, reason: str, events: list[Event]) -> Non
     state["phase"] = "over"
     state["winner"] = winner
     state["end_reason"] = reason
-    events.append({"text": f"Game over: {winner} wins ({reason}).", "to": None})
+    events.append({"text": msg("event.game_over", seat=sname(winner), reason=END_REASONS[reason]), "to": None})
 
 
 def advance_date(state: State, days: int, active: str, events: list[Event]) -> bool:
@@ -165,7 +174,7 @@ def advance_date(state: State, days: int, active: str, events: list[Event]) -> b
         state["day"] = n - 31
         if state["month"] < data.LAST_MONTH:
             state["month"] += 1
-            events.append({"text": f"The month advances to {data.MONTHS[state['month']]}.", "to": None})
+            events.append({"text": msg("event.month", month=month(state["month"])), "to": None})
             month_advanced(state, active, events)
     else:
         state["day"] = n
@@ -178,22 +187,20 @@ def advance_date(state: State, days: int, active: str, events: list[Event]) -> b
 def month_advanced(state: State, active: str, events: list[Event]) -> None:
     if state["wotp"] != active:
         state["wotp"] = active
-        events.append({"text": f"The Will of the People goes to {active}.", "to": None})
+        events.append({"text": msg("event.wotp", seat=sname(active)), "to": None})
     if state["month"] == 1 and "T-NEU" not in state["out"] and "T-NEU" not in state["board"]:
         region = state["tiles"]["unrest"]
         state["board"]["T-NEU"] = {"region": region, "fresh": True}
-        events.append({"text": f"Trotsky returns from exile: neutral Trotsky enters {rname(region)}.",
-                       "to": None})
+        events.append({"text": msg("event.trotsky_returns", region=rname(region)), "to": None})
     if state["month"] == 3:
         if "T-NEU" in state["board"]:
             at = state["board"].pop("T-NEU")
             state["board"]["T-RED"] = at
             state["out"].append("T-NEU")
-            events.append({"text": "Trotsky joins the Bolsheviks: red Trotsky replaces him in "
-                                   f"{rname(at['region'])}.", "to": None})
+            events.append({"text": msg("event.trotsky_joins", region=rname(at["region"])), "to": None})
         elif "T-RED" not in state["board"] and "T-RED" not in state["out"]:
             state["out"].append("T-RED")
-            events.append({"text": "Trotsky is gone: red Trotsky leaves the game.", "to": None})
+            events.append({"text": msg("event.trotsky_gone"), "to": None})
 
 
 def draw(state: State, rng: Any, events: list[Event]) -> str | None:
@@ -204,7 +211,7 @@ def draw(state: State, rng: Any, events: list[Event]) -> str | None:
         state["deck"] = list(state["discard"])
         state["discard"] = []
         rng.shuffle(state["deck"])
-        events.append({"text": "The discard pile is shuffled into a new deck.", "to": None})
+        events.append({"text": msg("event.reshuffle"), "to": None})
     return str(state["deck"].pop(0))
 
 
@@ -233,9 +240,10 @@ def exhaust(state: State, regions: list[str], events: list[Event]) -> None:
             else:
                 state["out"].append(t)
         if flipped or gone:
-            events.append({"text": f"{rname(region)} is exhausted: flipped "
-                                   f"{', '.join(flipped) or 'nothing'}; removed "
-                                   f"{', '.join(gone) or 'nothing'}.", "to": None})
+            nothing = msg("event.nothing")
+            events.append({"text": msg("event.exhausted", region=rname(region),
+                                       flipped=listing(flipped) if flipped else nothing,
+                                       removed=listing(gone) if gone else nothing), "to": None})
         for side in state["supply"]:
             state["supply"][side].sort(key=data.TOKEN_ORDER.__getitem__)
         state["opp_pool"].sort(key=data.TOKEN_ORDER.__getitem__)

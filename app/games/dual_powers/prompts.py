@@ -6,38 +6,44 @@ from typing import Any
 
 from app.games.base import State
 from app.games.dual_powers import choices, data, notation, position, rounds
+from app.games.dual_powers.text import connection, msg, name
+from app.games.dual_powers.text import seat as sname
 
 Prompt = dict[str, Any]
 
 HOUR = 3600
 
 
-def _choice(name: str, label: str, items: list[dict[str, str]], required: bool = True) -> dict[str, Any]:
-    field: dict[str, Any] = {"name": name, "label": label, "type": "choice", "choices": items}
+def _choice(field_name: str, label: Any, items: list[dict[str, Any]], required: bool = True) -> dict[str, Any]:
+    """A choice field; ``label`` is a message, or the id of one without parameters."""
+    text = label if isinstance(label, dict) else msg(label)
+    field: dict[str, Any] = {"name": field_name, "label": text, "type": "choice", "choices": items}
     if not required:
         field["required"] = False
     return field
 
 
-def _card_choices(state: State, cards: list[str]) -> list[dict[str, str]]:
+def _card_choices(state: State, cards: list[str]) -> list[dict[str, Any]]:
     out = []
     for c in sorted(cards, key=data.CARD_ORDER.__getitem__):
         label = data.card_label(c)
         if choices.would_bonus(state, data.CARDS[c]["days"]):
-            label += " - gives a bonus action"
+            label = msg("card.gives_bonus", card=label)
         out.append({"value": c, "label": label})
     return out
 
 
-def _regions() -> list[dict[str, str]]:
-    return [{"value": r, "label": f"{data.REGION_NAMES[r]} ({r}, {data.REGION_COLOURS[r]})"} for r in data.REGIONS]
+def _regions() -> list[dict[str, Any]]:
+    return [{"value": r, "label": msg("choice.region", region=name("region", r), colour=name("colour", r))}
+            for r in data.REGIONS]
 
 
-def _token_label(state: State, t: str) -> str:
+def _token_label(state: State, t: str) -> dict[str, Any]:
     at = state["board"][t]
-    side = "fresh" if at["fresh"] else "exhausted"
+    side = name("state", "fresh" if at["fresh"] else "exhausted")
     strength = position.token_strength(state, t)
-    return f"{position.tname(t)} in {position.rname(at['region'])} ({side}, strength {strength})"
+    return msg("choice.token", token=position.tname(t), region=position.rname(at["region"]), state=side,
+               strength=strength)
 
 
 def _board_tokens(state: State, seat: str, exhausted_only: bool = False) -> list[dict[str, str]]:
@@ -57,22 +63,19 @@ def _supply_units(state: State, seat: str, only_value: int | None = None) -> lis
         info = data.TOKENS[u]
         if info["kind"] != "unit" or (only_value is not None and info["recruit"] != only_value):
             continue
-        out.append({"value": u, "label": f"{u} (recruit {info['recruit']}, strength "
-                                         f"{info['fresh']}/{info['exhausted']})"})
+        out.append({"value": u, "label": msg("choice.unit", unit=u, recruit=info["recruit"], fresh=info["fresh"],
+                                             exhausted=info["exhausted"])})
     return out
 
 
 def bonus_fields(state: State, seat: str) -> list[dict[str, Any]]:
-    kinds = [{"value": "RECRUIT", "label": "Bonus Recruit: a value-1 unit into any region"},
-             {"value": "MOVE", "label": "Bonus Move: one controlled token one step"},
-             {"value": "REFRESH", "label": "Bonus Refresh: flip one controlled token fresh"},
-             {"value": "DRAW", "label": "Bonus Draw: draw a command card"}]
+    kinds = [{"value": k, "label": msg(f"choice.bonus.{k}")} for k in ("RECRUIT", "MOVE", "REFRESH", "DRAW")]
     if state["solo"]:
-        kinds.append({"value": "ORGANIZE", "label": "Organize: reveal your own secret objective"})
+        kinds.append({"value": "ORGANIZE", "label": msg("choice.bonus.ORGANIZE")})
     tokens = _board_tokens(state, seat) + _supply_units(state, seat, 1)
-    return [_choice("bonus", "Bonus action", kinds, required=False),
-            _choice("bonus_token", "Bonus: token or unit", tokens, required=False),
-            _choice("bonus_to", "Bonus: region", _regions(), required=False)]
+    return [_choice("bonus", "field.bonus", kinds, required=False),
+            _choice("bonus_token", "field.bonus_token", tokens, required=False),
+            _choice("bonus_to", "field.bonus_to", _regions(), required=False)]
 
 
 def turn_prompt(state: State, seat: str) -> Prompt:
@@ -88,44 +91,42 @@ def turn_prompt(state: State, seat: str) -> Prompt:
         empty = any(f["type"] == "choice" and f.get("required", True) and not f["choices"] for f in fields)
         if cards and not empty:
             full_base: dict[str, Any] = {"type": "PLAY", **base}
-            forms.append({"label": label, "base": full_base,
-                          "fields": [_choice("card", "Card", _card_choices(state, cards)), *fields]
+            forms.append({"label": msg(label), "base": full_base,
+                          "fields": [_choice("card", "field.card", _card_choices(state, cards)), *fields]
                           + (extra if with_bonus else [])})
 
-    add("Recruit", {"action": "RECRUIT"}, commands,
-        [{"name": "units", "label": "Units from your supply (total recruit value up to the card's)",
+    add("form.recruit", {"action": "RECRUIT"}, commands,
+        [{"name": "units", "label": msg("field.units"),
           "type": "multi", "choices": _supply_units(state, seat)}])
     by_action = {a: [c for c in commands if data.CARDS[c]["action"] == a] for a in data.ACTION_NAMES}
-    add("Move", {"action": "MOVE"}, by_action["MOVE"],
-        [_choice("token", "Token to move", _board_tokens(state, seat)), _choice("to", "To", _regions())])
-    add("Double move", {"action": "DOUBLE"}, by_action["DOUBLE"],
-        [_choice("token", "Token to move", _board_tokens(state, seat)),
-         _choice("via", "Via (for two steps)", _regions(), required=False),
-         _choice("to", "To", _regions())])
-    add("Refresh", {"action": "REFRESH"}, by_action["REFRESH"],
-        [_choice("token", "Exhausted token to refresh", _board_tokens(state, seat, True))])
-    leader_fields = [_choice("region", "Place the leader in (leave empty to skip)", _regions(), False),
-                     {"name": "special", "label": "Use the special action", "type": "bool"},
-                     {"name": "special_first", "label": "Special action before placing the leader",
-                      "type": "bool"}]
+    add("form.move", {"action": "MOVE"}, by_action["MOVE"],
+        [_choice("token", "field.token", _board_tokens(state, seat)), _choice("to", "field.to", _regions())])
+    add("form.double", {"action": "DOUBLE"}, by_action["DOUBLE"],
+        [_choice("token", "field.token", _board_tokens(state, seat)),
+         _choice("via", "field.via", _regions(), required=False),
+         _choice("to", "field.to", _regions())])
+    add("form.refresh", {"action": "REFRESH"}, by_action["REFRESH"],
+        [_choice("token", "field.refresh_token", _board_tokens(state, seat, True))])
+    leader_fields = [_choice("region", "field.leader_region", _regions(), False),
+                     {"name": "special", "label": msg("field.special"), "type": "bool"},
+                     {"name": "special_first", "label": msg("field.special_first"), "type": "bool"}]
     if any(data.CARDS[c]["special"] == "MOBILIZE" for c in leaders):
-        conns = [{"value": c, "label": f"{data.CONNECTION_NAMES[c]} ({c}: {position.rname(a)} - {position.rname(b)})"}
+        conns = [{"value": c, "label": msg("choice.connection", connection=connection(c), a=position.rname(a),
+                                           b=position.rname(b))}
                  for c, (a, b) in data.CONNECTIONS.items() if c != state["blockade"]]
-        leader_fields.append(_choice("connection", "Mobilize Protest: blockade to", conns, False))
-    add("Leader", {"action": "LEADER"}, leaders, leader_fields)
+        leader_fields.append(_choice("connection", "field.connection", conns, False))
+    add("form.leader", {"action": "LEADER"}, leaders, leader_fields)
     spies = [c for c in leaders if data.CARDS[c]["special"] == "ESPIONAGE"]
-    add("Espionage first (place the leader after seeing the objective)", {"action": "SPY_FIRST"},
+    add("form.spy_first", {"action": "SPY_FIRST"},
         spies, [], with_bonus=False)
-    add("Play a card without action", {"action": "PASS"}, hand, [])
+    add("form.pass", {"action": "PASS"}, hand, [])
     n = state["turn"] + 1
-    blocked = data.CONNECTION_NAMES[state["blockade"]]
     return {
         "kind": "turn",
-        "title": f"Round {state['round']}, turn {n} of {len(state['turn_order'])}: play a card",
-        "text": (f"Day {state['day']} of {data.MONTHS[state['month']]}; Will of the People: {state['wotp']}; "
-                 f"blockaded: {blocked}; unrest in {position.rname(state['tiles']['unrest'])}. A command card "
-                 "allows Recruit or its printed action; a leader card allows Leader Recruit and its "
-                 "special action. Ending on day 15 or 31 gives a bonus action."),
+        "title": msg("prompt.turn.title", round=state["round"], turn=n, turns=len(state["turn_order"])),
+        "text": msg("prompt.turn.text", day=state["day"], month=name("month", str(state["month"])),
+                    wotp=sname(state["wotp"]), blocked=connection(state["blockade"]),
+                    unrest=position.rname(state["tiles"]["unrest"])),
         "example": notation.format_order(choices.default_play(state, seat)),
         "forms": forms,
         "seconds": 48 * HOUR,
@@ -139,12 +140,11 @@ def owed(state: State) -> dict[str, Prompt]:
         for seat in state["objective_owed"]:
             cards = choices.command_cards(state["hands"][seat])
             out[seat] = {
-                "kind": "objective", "title": f"Round {state['round']}: choose your secret objective",
-                "text": "Pick a command card from your hand. At the end of the round you gain its VP if "
-                        "you have greater strength in its region.",
+                "kind": "objective", "title": msg("prompt.objective.title", round=state["round"]),
+                "text": msg("prompt.objective.text"),
                 "example": notation.format_order(choices.default_objective(state, seat)),
-                "forms": [{"label": "Set this objective", "base": {"type": "OBJECTIVE"},
-                           "fields": [_choice("card", "Card", _card_choices(state, cards))]}],
+                "forms": [{"label": msg("prompt.objective.form"), "base": {"type": "OBJECTIVE"},
+                           "fields": [_choice("card", "field.card", _card_choices(state, cards))]}],
                 "seconds": 72 * HOUR,
             }
         return out
@@ -154,21 +154,21 @@ def owed(state: State) -> dict[str, Prompt]:
     if phase == "action":
         return {seat: turn_prompt(state, seat)}
     if phase == "part2":
-        fields = [_choice("region", f"Place {data.CARDS[state['pending']]['name']} in (empty: not at all)",
+        fields = [_choice("region", msg("prompt.place.region", leader=name("leader", state["pending"])),
                           _regions(), False)]
         if state["bonus"]:
             fields += bonus_fields(state, seat)
-        return {seat: {"kind": "turn_part2", "title": "Place your leader after Espionage",
+        return {seat: {"kind": "turn_part2", "title": msg("prompt.place.title"),
                        "example": f"PLACE {state['tiles']['unrest']}",
-                       "forms": [{"label": "Place", "base": {"type": "PLACE"}, "fields": fields}],
+                       "forms": [{"label": msg("prompt.place.form"), "base": {"type": "PLACE"}, "fields": fields}],
                        "seconds": 24 * HOUR}}
     vp = data.UNREST_VP[state["month"]]
     return {seat: {"kind": "unrest_choice",
-                   "title": f"Unrest in {position.rname(state['tiles']['unrest'])}: score {vp} VP or take a bonus",
+                   "title": msg("prompt.unrest.title", region=position.rname(state["tiles"]["unrest"]), vp=vp),
                    "example": "UNREST SCORE",
-                   "forms": [{"label": f"Score {vp} VP", "base": {"type": "UNREST", "choice": "SCORE"},
+                   "forms": [{"label": msg("prompt.unrest.score", vp=vp), "base": {"type": "UNREST", "choice": "SCORE"},
                               "fields": []},
-                             {"label": "Take a bonus action instead", "base": {"type": "UNREST",
+                             {"label": msg("prompt.unrest.bonus"), "base": {"type": "UNREST",
                                                                                "choice": "BONUS"},
                               "fields": bonus_fields(state, seat)}],
                    "seconds": 24 * HOUR}}

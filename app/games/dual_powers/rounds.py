@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import IllegalOrder, State
+from app.games.base import State
 from app.games.dual_powers import actions, data, position, solo
+from app.games.dual_powers.text import TEXT, connection, msg
+from app.games.dual_powers.text import seat as sname
+from app.games.text import listing
 
 Event = dict[str, Any]
 Order = dict[str, Any]
@@ -94,28 +97,33 @@ def _draw_to(state: State, rng: Any, n: int, events: list[Event]) -> list[str]:
     return cards
 
 
+def _you_draw(cards: list[str]) -> dict[str, Any]:
+    if not cards:
+        return msg("event.you_draw_none")
+    return msg("event.you_draw_cards", cards=listing(cards))
+
+
 def start_round(state: State, rng: Any, events: list[Event]) -> None:
-    events.append({"text": f"Round {state['round']} begins.", "to": None})
+    events.append({"text": msg("event.round", round=state["round"]), "to": None})
     state["turn"], state["turn_order"] = 0, []
     if state["solo"]:
         human = state["human"]
         got = _draw_to(state, rng, 4, events)
         state["hands"][human] += got
-        events.append({"text": "You draw " + ", ".join(got) + ".", "to": [human]})
+        events.append({"text": _you_draw(got), "to": [human]})
         obj = _draw_to(state, rng, 1, events)
         state["objectives"][human] = obj[0] if obj else None
         state["revealed"][human] = False
         state["opp_pile"] = _draw_to(state, rng, 5, events)
-        events.append({"text": "Your secret objective is dealt face down; the Opposition draws "
-                               f"{len(state['opp_pile'])} cards.", "to": None})
+        events.append({"text": msg("event.solo_dealt", n=len(state["opp_pile"])), "to": None})
         solo.opp_objective_phase(state, events)
         start_action(state)
         return
     for side in data.SIDES:
         got = _draw_to(state, rng, 5, events)
         state["hands"][side] += got
-        events.append({"text": "You draw " + ", ".join(got) + ".", "to": [side]})
-        events.append({"text": f"{side} draws {len(got)} cards.", "to": None})
+        events.append({"text": _you_draw(got), "to": [side]})
+        events.append({"text": msg("event.draws", seat=sname(side), n=len(got)), "to": None})
     state["phase"] = "objective"
     state["objective_owed"] = [s for s in data.SIDES
                                if any(data.CARDS[c]["kind"] == "command" for c in state["hands"][s])]
@@ -156,7 +164,7 @@ def run(state: State, rng: Any, events: list[Event]) -> None:
                 solo.opp_turn(state, events)
                 state["turn"] += 1
             elif not state["hands"][seat]:
-                events.append({"text": f"{seat} has no card and misses the turn.", "to": None})
+                events.append({"text": msg("event.no_card", seat=sname(seat)), "to": None})
                 state["turn"] += 1
             else:
                 return
@@ -172,12 +180,13 @@ def start_scoring(state: State, events: list[Event]) -> None:
     winner = position.greater(state, region)
     state["phase"] = "scoring"
     if winner is None:
-        events.append({"text": f"Unrest in {position.rname(region)}: nobody has greater strength.", "to": None})
+        events.append({"text": msg("event.unrest_nobody", region=position.rname(region)), "to": None})
     elif winner == "OPP":
-        position.move_gain(state, "OPP", data.UNREST_VP[state["month"]], events, f"unrest in {position.rname(region)}")
+        position.move_gain(state, "OPP", data.UNREST_VP[state["month"]], events,
+                           msg("why.unrest", region=position.rname(region)))
     else:
-        events.append({"text": f"Unrest in {position.rname(region)}: {winner} has greater strength and "
-                               "chooses to score or take a bonus action.", "to": None})
+        events.append({"text": msg("event.unrest_winner", region=position.rname(region), seat=sname(winner)),
+                       "to": None})
         state["phase"] = "unrest"
         state["unrest_side"] = winner
 
@@ -207,11 +216,11 @@ def finish_scoring(state: State, rng: Any, events: list[Event]) -> None:
     for m in state["markers"][1:]:
         winner = position.greater(state, m["region"])
         if winner is None:
-            events.append({"text": f"Objective {m['marker']} in {position.rname(m['region'])}: nobody has "
-                                   "greater strength.", "to": None})
+            events.append({"text": msg("event.objective_nobody", marker=m["marker"],
+                                       region=position.rname(m["region"])), "to": None})
             continue
         if position.move_gain(state, winner, data.CARDS[m["card"]]["vp"], events,
-                       f"objective {m['marker']} in {position.rname(m['region'])}"):
+                              msg("why.objective", marker=m["marker"], region=position.rname(m["region"]))):
             return
     position.exhaust(state, sorted({m["region"] for m in state["markers"]}), events)
     a_sov = state["side_of"]["SOV"]
@@ -237,8 +246,8 @@ def cleanup(state: State, rng: Any, events: list[Event]) -> None:
         rng.shuffle(tiles["stack"])
     tiles["blockade"] = tiles["stack"].pop(0)[5:]
     state["blockade"] = "A-" + tiles["blockade"]
-    events.append({"text": f"Cleanup: unrest moves to {position.rname(tiles['unrest'])}; the blockade now "
-                           f"closes {data.CONNECTION_NAMES[state['blockade']]}.", "to": None})
+    events.append({"text": msg("event.cleanup", region=position.rname(tiles["unrest"]),
+                               connection=connection(state["blockade"])), "to": None})
     state["markers"] = []
     for side, row in state["played"].items():
         for card in row:
@@ -260,38 +269,38 @@ def cleanup(state: State, rng: Any, events: list[Event]) -> None:
 def apply_order(state: State, seat: str, order: Any, rng: Any, events: list[Event]) -> None:
     """Apply one player's order to ``state`` (mutated); raises IllegalOrder."""
     if not isinstance(order, dict):
-        raise IllegalOrder("An order must be a set of named fields (a JSON object).")
+        raise TEXT.refuse("refuse.not_object")
     kind = order.get("type")
     phase = state["phase"]
     if phase == "objective":
         if seat not in state["objective_owed"]:
-            raise IllegalOrder("You owe no objective now.")
+            raise TEXT.refuse("refuse.no_objective_owed")
         if kind != "OBJECTIVE":
-            raise IllegalOrder("Choose your secret objective now (OBJECTIVE <card>).")
+            raise TEXT.refuse("refuse.objective_now")
         actions.apply_objective(state, seat, order)
         state["objective_owed"].remove(seat)
         return
     if seat != current_seat(state):
-        raise IllegalOrder("It is not your turn.")
+        raise TEXT.refuse("refuse.not_your_turn")
     if phase == "action":
         if kind != "PLAY":
-            raise IllegalOrder("Play a card now (PLAY <card> ...).")
+            raise TEXT.refuse("refuse.play_now")
         actions.apply_play(state, seat, order, rng, events)
         if state["phase"] == "action":
             state["turn"] += 1
             state["bonus"] = False
     elif phase == "part2":
         if kind != "PLACE":
-            raise IllegalOrder("Place your leader now (PLACE <region> or PLACE NONE).")
+            raise TEXT.refuse("refuse.place_now")
         actions.apply_place(state, seat, order, rng, events)
         state["turn"] += 1
         state["bonus"] = False
     elif phase == "unrest":
         if kind != "UNREST":
-            raise IllegalOrder("Choose how to use the unrest region (UNREST SCORE or UNREST BONUS ...).")
+            raise TEXT.refuse("refuse.unrest_now")
         ended = actions.apply_unrest(state, seat, order, rng, events)
         if not ended:
             state["phase"] = "scoring"
             state["unrest_side"] = None
     else:
-        raise IllegalOrder("The game is over.")
+        raise TEXT.refuse("refuse.game_over")

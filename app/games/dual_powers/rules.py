@@ -39,6 +39,8 @@ from typing import Any
 
 from app.games.base import BaseRules, IllegalOrder, State
 from app.games.dual_powers import board, bot, choices, notation, prompts, rounds, views
+from app.games.dual_powers.text import TEXT, msg
+from app.games.dual_powers.text import seat as sname
 from app.games.text import Render
 
 Order = dict[str, Any]
@@ -49,6 +51,7 @@ class DualPowersRules(BaseRules):
 
     slug = "dual_powers"
     title = "Dual Powers: Revolution 1917"
+    text = TEXT
     conformance_options = [{}, {"solo": True, "difficulty": 3, "faction": "SOV"},
                            {"solo": True, "difficulty": 6, "faction": "GOV"}]
     conformance_max_steps = 2000
@@ -70,9 +73,11 @@ class DualPowersRules(BaseRules):
     def validate(self, state: State, seat: str, order: Order) -> None:
         if seat not in self.owed(state):
             if state["phase"] == "over":
-                raise IllegalOrder("The game is over.")
+                raise TEXT.refuse("refuse.game_over")
             now = rounds.current_seat(state)
-            raise IllegalOrder(f"It is not your turn ({now} is to play)." if now else "You owe no order now.")
+            if now:
+                raise TEXT.refuse("refuse.not_your_turn_now", seat=sname(now))
+            raise TEXT.refuse("refuse.nothing_owed")
         rounds.apply_order(copy.deepcopy(state), seat, copy.deepcopy(order), None, [])
 
     def resolve(self, state: State, orders_by_seat: dict[str, Order], rng: Any) -> tuple[State, list[Any]]:
@@ -86,8 +91,8 @@ class DualPowersRules(BaseRules):
             try:
                 self.validate(new, seat, order)
             except IllegalOrder as exc:
-                events.append({"text": f"{seat}'s order was not possible ({exc}); the default "
-                                       "order was used.", "to": [seat]})
+                events.append({"text": msg("event.default_used", seat=sname(seat), reason=exc.message),
+                               "to": [seat]})
                 order = self.default_order(new, seat, rng)
             rounds.apply_order(new, seat, copy.deepcopy(order), rng, events)
         rounds.run(new, rng, events)
@@ -103,7 +108,7 @@ class DualPowersRules(BaseRules):
             return {"type": "PLACE", "region": state["tiles"]["unrest"]}
         if phase == "unrest":
             return {"type": "UNREST", "choice": "SCORE"}
-        raise IllegalOrder("You owe no order now.")
+        raise TEXT.refuse("refuse.nothing_owed")
 
     def random_order(self, state: State, seat: str, rng: Any) -> Order:
         phase = state["phase"]
@@ -116,11 +121,11 @@ class DualPowersRules(BaseRules):
             return choices.random_place(state, seat, rng)
         if phase == "unrest":
             return choices.random_unrest(state, seat, rng)
-        raise IllegalOrder("You owe no order now.")
+        raise TEXT.refuse("refuse.nothing_owed")
 
     def ai_order(self, state: State, seat: str, rng: Any) -> Order:
         if seat not in self.owed(state):
-            raise IllegalOrder("You owe no order now.")
+            raise TEXT.refuse("refuse.nothing_owed")
         return bot.ai_order(state, seat, rng)
 
     def turn_key(self, state: State) -> str:
@@ -152,7 +157,7 @@ class DualPowersRules(BaseRules):
         return notation.format_order(order)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
-        return board.board_svg(view, seat)
+        return board.board_svg(view, seat, tr)
 
 
 RULES = DualPowersRules()

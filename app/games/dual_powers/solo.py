@@ -6,6 +6,7 @@ from typing import Any
 
 from app.games.base import State
 from app.games.dual_powers import data, position
+from app.games.dual_powers.text import msg, name
 
 Event = dict[str, Any]
 
@@ -53,11 +54,11 @@ def take_opp_unit(state: State, level: int) -> str | None:
 def place_opp_unit(state: State, level: int, region: str, events: list[Event]) -> None:
     t = take_opp_unit(state, level)
     if t is None:
-        events.append({"text": "The Opposition has no unit left to place.", "to": None})
+        events.append({"text": msg("event.opp_no_unit"), "to": None})
         return
     state["board"][t] = {"region": region, "fresh": True}
-    events.append({"text": f"The Opposition places {t} (strength {data.TOKENS[t]['level']}) in "
-                           f"{position.rname(region)}.", "to": None})
+    events.append({"text": msg("event.opp_places", token=t, level=data.TOKENS[t]["level"],
+                               region=position.rname(region)), "to": None})
 
 
 def opp_objective_phase(state: State, events: list[Event]) -> None:
@@ -69,23 +70,24 @@ def opp_objective_phase(state: State, events: list[Event]) -> None:
         if card in state["supply"]["OPP"]:
             state["supply"]["OPP"].remove(card)
             state["board"][card] = {"region": region, "fresh": True}
-        events.append({"text": f"The Opposition reveals {data.CARDS[card]['name']}, who enters "
-                               f"{position.rname(region)}.", "to": None})
+        events.append({"text": msg("event.opp_reveals", leader=name("leader", card),
+                                   region=position.rname(region)), "to": None})
     if state["wotp"] != "OPP":
         state["wotp"] = "OPP"
-        events.append({"text": "The Will of the People goes to the Opposition.", "to": None})
+        events.append({"text": msg("event.wotp_opp"), "to": None})
 
 
 def opp_turn(state: State, events: list[Event]) -> None:
     if not state["opp_pile"]:
-        events.append({"text": "The Opposition has no card to play.", "to": None})
+        events.append({"text": msg("event.opp_no_card"), "to": None})
         return
     card = state["opp_pile"].pop(0)
     info = data.CARDS[card]
     state["played"]["OPP"].append(card)
-    events.append({"text": f"The Opposition plays {data.card_label(card)}.", "to": None})
+    events.append({"text": msg("event.opp_plays", card=data.card_label(card)), "to": None})
     bonus = position.advance_date(state, info["days"], "OPP", events)
-    events.append({"text": f"Day {state['day']} of {data.MONTHS[state['month']]}.", "to": None})
+    events.append({"text": msg("event.date", day=state["day"], month=name("month", str(state["month"]))),
+                   "to": None})
     place_opp_unit(state, info["recruit"], info["region"], events)
     if bonus:
         place_opp_unit(state, 1, state["tiles"]["unrest"], events)

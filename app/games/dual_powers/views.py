@@ -6,12 +6,19 @@ from typing import Any
 
 from app.games.base import State
 from app.games.dual_powers import data, position, rounds
+from app.games.dual_powers.text import connection, month, name
 
 
 def card_info(cid: str) -> dict[str, Any]:
     info = dict(data.CARDS[cid])
     info["id"] = cid
     info["label"] = data.card_label(cid)
+    if info["kind"] == "leader":
+        info["name"] = name("leader", cid)
+        info["special_name"] = name("special", info["special"])
+    else:
+        info["region_name"] = name("region", info["region"])
+        info["action_name"] = name("action", info["action"])
     return info
 
 
@@ -27,16 +34,16 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     for r in data.REGIONS:
         tokens = []
         for t in sorted(position.tokens_in(state, r), key=data.TOKEN_ORDER.__getitem__):
-            tokens.append({"id": t, "name": data.TOKENS[t]["name"], "owner": position.owner(state, t) or "NEU",
+            tokens.append({"id": t, "name": data.token_name(t), "owner": position.owner(state, t) or "NEU",
                            "fresh": state["board"][t]["fresh"], "strength": position.token_strength(state, t)})
         regions.append({
-            "id": r, "name": data.REGION_NAMES[r], "colour": data.REGION_COLOURS[r], "tokens": tokens,
+            "id": r, "name": name("region", r), "colour": name("colour", r), "tokens": tokens,
             "unrest": state["tiles"]["unrest"] == r, "blockade_tile": state["tiles"]["blockade"] == r,
             "markers": [m["marker"] for m in state["markers"] if m["region"] == r],
             "strength": {s: list(position.strength(state, s, r)) for s in sides},
             "greater": position.greater(state, r),
         })
-    connections = [{"id": c, "name": data.CONNECTION_NAMES[c], "ends": list(ends),
+    connections = [{"id": c, "name": connection(c), "ends": list(ends),
                     "blockaded": c == state["blockade"]} for c, ends in data.CONNECTIONS.items()]
     objectives = {}
     for side in sides:
@@ -48,8 +55,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": seat, "solo": state["solo"], "difficulty": state["difficulty"], "human": state["human"],
         "sides": sides, "round": state["round"], "phase": state["phase"],
-        "day": state["day"], "month": state["month"], "month_name": data.MONTHS[state["month"]],
-        "months": list(data.MONTHS), "unrest_vp": data.UNREST_VP[state["month"]],
+        "day": state["day"], "month": state["month"], "month_name": month(state["month"]),
+        "months": [month(i) for i in range(len(data.MONTHS))], "unrest_vp": data.UNREST_VP[state["month"]],
         "s": state["s"], "track_end": data.TRACK_END, "wotp": state["wotp"],
         "sov_side": state["side_of"]["SOV"], "gov_side": state["side_of"]["GOV"],
         "turn": min(state["turn"] + 1, len(state["turn_order"])), "turns": len(state["turn_order"]),
@@ -73,7 +80,17 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "markers": [dict(m) for m in state["markers"]],
         "opp_pile_count": len(state["opp_pile"]), "opp_leader_pile_count": len(state["opp_leaders"]),
         "opp_leader_card": state["opp_leader_card"],
-        "winner": state["winner"], "end_reason": state["end_reason"],
+        "winner": state["winner"],
+        "end_reason": position.END_REASONS.get(state["end_reason"]) if state["end_reason"] else None,
+        "side_names": {s: name("seat", s) for s in [*data.SIDES, "OPP"]},
+        "tile_names": {"unrest": name("region", state["tiles"]["unrest"]),
+                       "blockade": name("region", state["tiles"]["blockade"])},
+        "blockade_name": connection(state["blockade"]),
+        "tile_stack_names": [name("region", t[5:]) for t in sorted(state["tiles"]["stack"])],
+        "supply_names": {s: [position.tname(t) for t in v] for s, v in state["supply"].items()},
+        "out_names": [position.tname(t) for t in state["out"]],
+        "removed_names": [position.tname(c) for c in state["removed_cards"]],
+        "leader_names": {lid: name("leader", lid) for lid in data.CARDS if data.CARDS[lid]["kind"] == "leader"},
         "hand": None,
     }
     if seat is not None and seat in hands:

@@ -25,9 +25,9 @@ def test_board_svg_is_one_scalable_svg_showing_blockade_unrest_and_exhausted_tok
     svg = RULES.board_svg(RULES.view(state, None), None)
     assert svg.startswith("<svg") and svg.endswith("</svg>") and svg.count("<svg") == 1
     assert 'viewBox="' in svg and " width=" not in svg.split(">", 1)[0]
-    assert "UNREST" in svg and "Blockade: A-BRN Ligovsky road" in svg
+    assert "UNREST" in svg and "Blockade: Ligovsky road (A-BRN)" in svg
     assert 'fill="url(#dp-hatch)"' in svg  # R05 is exhausted
-    assert "Admiralty (WHT, white)" in svg and "Will of the People: SOV" in svg
+    assert "Admiralty (white)" in svg and "Will of the People: Soviet" in svg
 
 
 def test_templates_show_the_own_hand_only():
@@ -55,4 +55,4 @@ def test_solo_board_renders_the_opposition():
     state = RULES.setup(options, ["GOV"], Random(2))
     view = RULES.view(state, "GOV")
     html = _env().get_template("games/dual_powers/board.html").render(view=view, seat="GOV")
-    assert "OPP" in html and "pool L1" in html
+    assert "Opposition" in html and "pool: level 1" in html

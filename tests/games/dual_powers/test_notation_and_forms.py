@@ -52,21 +52,22 @@ def test_card_choices_show_days_region_recruit_action_and_vp():
     state = scenario(day=11, hands={"SOV": ["C-PUR-4", "L-LEN"]}, board={"R05": ("GRN", True)})
     prompt = RULES.owed(state)["SOV"]
     assert prompt["kind"] == "turn"
-    recruit = next(f for f in prompt["forms"] if f["label"] == "Recruit")
-    label = recruit["fields"][0]["choices"][0]["label"]
+    recruit = next(f for f in prompt["forms"] if RULES.text.english(f["label"]) == "Recruit")
+    label = RULES.text.english(recruit["fields"][0]["choices"][0]["label"])
     assert label.startswith("C-PUR-4: 4 days, Liteyny-Smolny, recruit 2, Double Move, 2 VP")
     assert "bonus" in label  # day 11 + 4 = 15
-    labels = [f["label"] for f in prompt["forms"]]
-    assert "Leader" in labels and "Double move" in labels
+    labels = [RULES.text.english(f["label"]) for f in prompt["forms"]]
+    assert "Leader Recruit and special action" in labels and "Double Move" in labels
     assert "Refresh" not in labels  # no Refresh card in hand
     empty = scenario(hands={"SOV": ["C-PUR-4"]})
-    assert "Double move" not in [f["label"] for f in RULES.owed(empty)["SOV"]["forms"]]  # nothing to move
+    empty_forms = RULES.owed(empty)["SOV"]["forms"]
+    assert "Double Move" not in [RULES.text.english(f["label"]) for f in empty_forms]  # nothing to move
     assert RULES.parse(prompt["example"])
 
 
 def test_an_order_built_from_a_form_is_valid():
     state = scenario(board={"R05": ("GRN", True)}, hands={"SOV": ["C-GRN-4"]})
-    form = next(f for f in RULES.owed(state)["SOV"]["forms"] if f["label"] == "Double move")
+    form = next(f for f in RULES.owed(state)["SOV"]["forms"] if RULES.text.english(f["label"]) == "Double Move")
     order = dict(form["base"], card="C-GRN-4", token="R05", via="BLU", to="WHT")
     RULES.validate(state, "SOV", order)
     new, _ = RULES.resolve(state, {"SOV": order}, Random(1))

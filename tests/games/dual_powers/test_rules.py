@@ -133,7 +133,7 @@ def test_bonus_draw_adds_a_card_only_the_drawer_sees():
     new, events = play(state, "SOV", "PLAY C-RED-2 PASS BONUS DRAW")
     assert top in new["hands"]["SOV"]
     for event in events:
-        if top in event["text"]:
+        if top in RULES.text.english(event["text"]):
             assert event["to"] == ["SOV"]
 
 

@@ -107,7 +107,7 @@ def test_opposition_always_scores_the_unrest_region():
     events: list = []
     R.run(state, Random(1), events)
     assert state["s"] == -3
-    assert any(e["text"].startswith("OPP gains 3 VP (unrest") for e in events)
+    assert any(RULES.text.english(e["text"]).startswith("Opposition gains 3 VP (unrest") for e in events)
 
 
 def test_red_trotsky_joins_the_opposition_when_the_player_is_gov():
