@@ -20,7 +20,7 @@ from app import notify
 from app.games import get_rules
 from app.i18n.terms import N_
 from app.kinds import GameStatus, GmActionKind
-from app.links import issue_seat_token
+from app.links import issue_prefs_token, issue_seat_token
 from app.models import Game, GmAction, Player, Seat, iso, utcnow
 from app.notices import notice, seat_name
 from app.turns.store import get_or_create_player, id_of
@@ -42,6 +42,7 @@ _PLAYER_ONLY = {
     GmActionKind.ROTATE: N_("You play in this game, so you can give a new link only to your own seat."),
 }
 _PLAYER_ONLY[GmActionKind.PAUSE] = _PLAYER_ONLY[GmActionKind.EXTEND]
+_PLAYER_ONLY[GmActionKind.SETTINGS_LINK] = _PLAYER_ONLY[GmActionKind.ROTATE]
 
 
 class Refused(ValueError):
@@ -72,7 +73,8 @@ def check_gm_may(session: Session, game: Game, action: GmActionKind, seat_id: st
     :raises Refused: the GM plays in this game and ``action`` is not a player's power.
     """
     seats = gm_seats(session, game)
-    if not seats or action not in _PLAYER_ONLY or (action == GmActionKind.ROTATE and seat_id in seats):
+    own = action in (GmActionKind.ROTATE, GmActionKind.SETTINGS_LINK) and seat_id in seats
+    if not seats or action not in _PLAYER_ONLY or own:
         return
     raise Refused(_PLAYER_ONLY[action])
 
@@ -228,6 +230,23 @@ def new_link(session: Session, game: Game, seat_id: str, now: datetime) -> Seat:
                        seat=seat_name(seat_id)))
     session.add(game)
     return seat
+
+
+def new_settings_link(session: Session, game: Game, seat_id: str, now: datetime) -> None:
+    """Give the player of a seat a fresh settings link (``/me/...``): the old one stops working at once.
+
+    The GM never sees it: the player's next mail (or a link resend) carries it.
+
+    :raises Refused: no player holds such a seat, or it is another player's and the GM plays.
+    """
+    check_gm_may(session, game, GmActionKind.SETTINGS_LINK, seat_id)
+    seat = find_seat(session, game, seat_id)
+    player = session.get(Player, seat.player_id) if seat.player_id else None
+    if player is None:
+        raise Refused(N_("This game has no such seat."))
+    issue_prefs_token(player)
+    session.add(player)
+    session.add(GmAction(game_id=id_of(game), action=GmActionKind.SETTINGS_LINK, detail=seat_id, created_at=now))
 
 
 # --------------------------------------------------------------------------- a pause the players agree to

@@ -140,6 +140,8 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
         if "@" not in email or any(c in email for c in "\r\n <>"):
             raise Refused("Give the new player's e-mail address.")
         turns.replace_player(session, live, seat_id, email, now)
+    elif action == "settings-link":
+        turns.new_settings_link(session, live, seat_id, now)
     elif action == "resend":
         _resend(session, live, seat_id)
     return None

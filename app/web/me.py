@@ -20,7 +20,7 @@ from app.db import get_engine, get_session, write_session
 from app.i18n import LANGUAGES, gettext
 from app.kinds import GameStatus
 from app.leagues.absences import allowance, days_used, declare
-from app.links import gm_link, prefs_token, seat_link
+from app.links import gm_link, issue_prefs_token, prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
 from app.tokens import hash_token, looks_like_token, sign
 
@@ -113,6 +113,8 @@ def update(token: str) -> Response:
                     live.name = name
             elif action == "unsubscribe":
                 live.optional_mail = False
+            elif action == "new-link":  # this page's address may have leaked: the old one stops working
+                token = issue_prefs_token(live)
             elif action == "absence":
                 zone = ZoneInfo(live.timezone or "UTC")
                 try:
@@ -136,5 +138,4 @@ def calendar(token: str) -> Response:
     resp = make_response(body)
     resp.headers["Content-Type"] = "text/calendar; charset=utf-8"
     resp.headers["Content-Disposition"] = 'inline; filename="deadlines.ics"'
-    resp.headers["Cache-Control"] = "no-store"
     return resp
