@@ -151,7 +151,7 @@ def _check_config(app: Flask) -> None:
     try:
         proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     except (TypeError, ValueError):
-        raise ConfigError(f"TRUSTED_PROXIES must be a number of proxies, not {app.config['TRUSTED_PROXIES']!r}") from None
+        raise ConfigError(f"TRUSTED_PROXIES must be a count, not {app.config['TRUSTED_PROXIES']!r}") from None
     if proxies < 0:
         raise ConfigError("TRUSTED_PROXIES must be 0 or more")
     app.config["TRUSTED_PROXIES"] = proxies

@@ -129,7 +129,8 @@ def test_6_a_guessable_key_is_refused_in_production(tmp_path, key):
 
 
 def test_6_random_keys_pass_the_entropy_estimate():
-    for key in (secrets.token_urlsafe(32), secrets.token_hex(32), secrets.token_hex(16), "a-strong-production-key-0123"):
+    for key in (secrets.token_urlsafe(32), secrets.token_hex(32), secrets.token_hex(16),
+                "a-strong-production-key-0123"):
         assert key_bits(key) >= 128, key
 
 
