@@ -18,8 +18,12 @@ from app.links import seat_link
 from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns import Refused
+from app.web.forms import finite_float
 
 bp = Blueprint("gm", __name__, url_prefix="/gm")
+
+#: The longest turn a new game may have (a year): a longer one would overflow dates.
+MAX_TURN_HOURS = 24 * 366
 
 
 def find_game(token: str) -> Game:
@@ -56,9 +60,9 @@ def new() -> Response | str:
             if not isinstance(options, dict):
                 raise ValueError("options must be a JSON object")
             raw_hours = (request.form.get("hours") or "").strip()
-            hours = float(raw_hours) if raw_hours else float(current_app.config["DEFAULT_HOURS"])
-            if hours <= 0:
-                raise ValueError("hours per turn must be more than 0")
+            hours = finite_float(raw_hours, float(current_app.config["DEFAULT_HOURS"]))
+            if not 0 < hours <= MAX_TURN_HOURS:
+                raise ValueError(f"hours per turn must be more than 0 and at most {MAX_TURN_HOURS}")
             if slug not in games:
                 raise ValueError("choose a game")
             opened = turns.open_game(get_engine(), slug, emails, options=options, hours=hours,
@@ -150,15 +154,12 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
 def _hours() -> float:
     """The form's hours (24 when not given).
 
-    :raises Refused: not a number.
+    :raises Refused: not a finite number.
     """
     try:
-        hours = float(request.form.get("hours") or 24)
+        return finite_float(request.form.get("hours"), 24.0)
     except ValueError:
         raise Refused(N_("Give a number of hours.")) from None
-    if hours != hours:  # NaN
-        raise Refused(N_("Give a number of hours."))
-    return hours
 
 
 def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyped-def]

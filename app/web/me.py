@@ -26,6 +26,9 @@ from app.tokens import hash_token, looks_like_token, sign
 
 bp = Blueprint("me", __name__, url_prefix="/me")
 
+#: How far ahead an absence may end (a date in year 9999 would overflow).
+ABSENCE_HORIZON = timedelta(days=2 * 366)
+
 
 def find_player(token: str) -> Player:
     if not looks_like_token(token):
@@ -122,6 +125,9 @@ def update(token: str) -> Response:
                     end = datetime.combine(datetime.fromisoformat(request.form["end"]).date(), time(0), zone)
                 except (KeyError, ValueError):
                     raise ValueError(gettext("give the first and last day of your absence")) from None
+                years = range(now.year - 1, now.year + 3)
+                if start.year not in years or end.year not in years or end > now + ABSENCE_HORIZON:
+                    raise ValueError(gettext("an absence is declared at most two years ahead"))
                 declare(session, live.id, start.astimezone(UTC), (end + timedelta(days=1)).astimezone(UTC), now)
             session.add(live)
     except ValueError as exc:
