@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,7 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
-        ENV_NAME="development",
+        ENV_NAME=None,  # "production" or "development" (the default; explicit to mail on the dev key)
         SECRET_KEY=None,
         DATABASE_URL="sqlite:///" + os.path.join(app.instance_path, "pbem.sqlite"),
         BASE_URL="http://127.0.0.1:5000",
@@ -61,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         OUTAGE_THRESHOLD_MINUTES=12,
         LOG_LEVEL="INFO",
         LOG_FORMAT="text",
+        TRUSTED_PROXIES=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -89,17 +92,69 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
+#: ``ENV_NAME`` values (any case) and the environment each one means
+ENV_NAMES = {"production": "production", "prod": "production", "development": "development",
+             "dev": "development"}
+#: the least entropy estimate of a production ``SECRET_KEY``, in bits
+MIN_KEY_BITS = 128
+
+
+def key_bits(key: str) -> float:
+    """An estimate of a key's entropy in bits.
+
+    The key's length times the bits of its alphabet (lowercase, uppercase, digits, other
+    characters), but at most twice its Shannon entropy, so that a repeated character or
+    pattern counts for little: ``"a" * 64`` is 0 bits, ``secrets.token_urlsafe(32)`` about 250.
+    """
+    if not key:
+        return 0.0
+    pool = (26 * any(c.islower() for c in key) + 26 * any(c.isupper() for c in key)
+            + 10 * any(c.isdigit() for c in key) + 33 * any(not c.isalnum() for c in key))
+    n = len(key)
+    shannon = -sum(k / n * math.log2(k / n) for k in Counter(key).values()) * n
+    return min(n * math.log2(max(pool, 1)), 2 * shannon)
+
+
+def _env_name(app: Flask) -> tuple[str, bool]:
+    """The environment (``production`` or ``development``) and whether it was set explicitly.
+
+    :raises ConfigError: an ``ENV_NAME`` that names neither.
+    """
+    raw = app.config.get("ENV_NAME")
+    if raw is None or str(raw).strip() == "":
+        return "development", False
+    name = ENV_NAMES.get(str(raw).strip().lower())
+    if name is None:
+        raise ConfigError(f"ENV_NAME={raw!r} is neither production (prod) nor development (dev): refusing to start")
+    return name, True
+
+
 def _check_config(app: Flask) -> None:
-    production = app.config["ENV_NAME"] == "production"
+    env, explicit = _env_name(app)
+    app.config["ENV_NAME"] = env
+    production = env == "production"
     key = app.config.get("SECRET_KEY")
     if production:
         if not key or key == DEV_SECRET or len(str(key)) < 16:
             raise ConfigError("refusing to start in production without a strong SECRET_KEY")
+        if key_bits(str(key)) < MIN_KEY_BITS:
+            raise ConfigError(f"refusing to start in production: SECRET_KEY is too easy to guess (an estimated "
+                              f"{key_bits(str(key)):.0f} bits, {MIN_KEY_BITS} needed); use secrets.token_urlsafe(32)")
         if app.debug:
             raise ConfigError("refusing to start in production with DEBUG on")
         app.config["DEV_MAILBOX"] = False
-    elif not key:
+    elif not key or key == DEV_SECRET:
+        if app.config["MAIL_SERVER"] and not explicit:
+            raise ConfigError("refusing to send mail (MAIL_SERVER is set) with the development SECRET_KEY: set a "
+                              "SECRET_KEY and ENV_NAME=production, or ENV_NAME=development to mail on the dev key")
         app.config["SECRET_KEY"] = DEV_SECRET
+    try:
+        proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    except (TypeError, ValueError):
+        raise ConfigError(f"TRUSTED_PROXIES must be a count, not {app.config['TRUSTED_PROXIES']!r}") from None
+    if proxies < 0:
+        raise ConfigError("TRUSTED_PROXIES must be 0 or more")
+    app.config["TRUSTED_PROXIES"] = proxies
     if app.config["DEV_MAILBOX"] is None:
         app.config["DEV_MAILBOX"] = not app.config["MAIL_SERVER"]
     if not app.config["MAIL_DOMAIN"]:

@@ -62,6 +62,7 @@ class GmActionKind(StrEnum):
     RESUME = "resume"
     RESOLVE = "resolve"
     ROTATE = "rotate"
+    SETTINGS_LINK = "settings-link"
     REPLACE = "replace"
     ASK_PAUSE = "ask-pause"
     PAUSE_REQUEST = "pause-request"

@@ -56,6 +56,14 @@ def prefs_token(player: Player) -> str:
     return derive_token(_key(), "prefs", player.id or 0, player.prefs_salt)
 
 
+def issue_prefs_token(player: Player) -> str:
+    """Give a player a fresh settings link (the previous one stops working at once); the raw token."""
+    player.prefs_salt = new_salt()
+    token = prefs_token(player)
+    player.prefs_hash = hash_token(token)
+    return token
+
+
 def prefs_link(player: Player) -> str:
     """The player's own settings page: time zone, digest, unsubscribe, absences, calendar."""
     return f"{base_url()}/me/{prefs_token(player)}"

@@ -84,11 +84,26 @@ def queue_mail(
     return row
 
 
-def order_link(session: Session, mail: OutboxMail) -> str:
+def held_seat(session: Session, mail: OutboxMail) -> Seat | None:
+    """The seat a mail is about, if its recipient still holds it (else None: no link, no reply address).
+
+    A mail queued before the GM handed the seat over still goes to the old player, but
+    carries neither the seat's link nor its reply address: those belong to the new player.
+    """
     if mail.game_id is None or not mail.seat:
-        return ""
+        return None
     seat = session.exec(select(Seat).where(Seat.game_id == mail.game_id, Seat.seat == mail.seat)).first()
-    return seat_link(seat) if seat is not None and seat.token_hash else ""
+    if seat is None or not seat.token_hash or not seat.player_id:
+        return None
+    player = session.get(Player, seat.player_id)
+    if player is None or player.email.strip().lower() != mail.to_addr.strip().lower():
+        return None
+    return seat
+
+
+def order_link(session: Session, mail: OutboxMail) -> str:
+    seat = held_seat(session, mail)
+    return seat_link(seat) if seat is not None else ""
 
 
 def fill_link(body: str, link: str, prefs: str = "") -> str:
@@ -111,7 +126,7 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     created = mail.created_at if mail.created_at.tzinfo else mail.created_at.replace(tzinfo=UTC)
     msg["Date"] = format_datetime(created.astimezone(UTC), usegmt=True)
     msg["Auto-Submitted"] = "auto-replied" if mail.kind.startswith("reply-") else "auto-generated"
-    reply_to = reply_address(session, mail)
+    reply_to = reply_address(session, mail) if link or mail.kind.startswith("reply-") else ""
     if reply_to:
         msg["Reply-To"] = clean_header(reply_to)
     if mail.references:

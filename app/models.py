@@ -277,7 +277,7 @@ class GmAction(SQLModel, table=True):
 class InboundMail(SQLModel, table=True):
     """One inbound mail already handled (a re-delivered mail is handled once).
 
-    Keyed by the SHA-256 of its Message-ID (or of its bytes when it has none).
+    Keyed by the SHA-256 of its Message-ID and seat (or of its bytes when it has no Message-ID).
     """
 
     id: int | None = Field(default=None, primary_key=True)

@@ -3,7 +3,7 @@
 ``handle_message(raw)``:
 
 1. refuses nothing silently: every mail gets a row in ``InboundMail`` keyed by
-   its Message-ID, so a re-delivered mail is handled once;
+   its Message-ID and the seat it is for, so a re-delivered mail is handled once;
 2. recognises delivery reports (RFC 3464: the player's address is marked as
    bouncing and the GM told) and automatic mail (RFC 3834 Auto-Submitted,
    Precedence bulk/junk/list, X-Autoreply, null sender), which are never
@@ -119,7 +119,7 @@ def handle_message(raw: bytes, *, rcpt_tos: Sequence[str] = (), mail_from: str |
     if msg is None:
         return Result("unreadable")
     mid = header(msg, "Message-ID")[:300]
-    key = hashlib.sha256(mid.encode("utf-8", "replace") if mid else b"raw:" + raw).hexdigest()
+    key = dedup_key(engine, msg, mid, raw, list(rcpt_tos))
     from_addr = clean_header(parseaddr(header(msg, "From"))[1])[:200]
     claim = _claim(engine, key, mid, from_addr, now)
     if claim is None:
@@ -136,6 +136,31 @@ def handle_message(raw: bytes, *, rcpt_tos: Sequence[str] = (), mail_from: str |
 
 
 # --------------------------------------------------------------------------- bookkeeping
+
+
+def _candidates(msg: Message, rcpt_tos: list[str]) -> list[str]:
+    """The addresses a mail may have been sent to (envelope first, then the headers)."""
+    candidates = list(rcpt_tos)
+    for name in ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc"):
+        candidates += headers(msg, name)
+    return candidates
+
+
+def dedup_key(engine: Any, msg: Message, mid: str, raw: bytes, rcpt_tos: list[str]) -> str:
+    """What makes an inbound mail the same mail again: its Message-ID and the seat it is for.
+
+    The same Message-ID sent to two seats' reply addresses is two mails (one for each seat);
+    re-delivered to the same seat, it is handled once.  A mail without a Message-ID is
+    known by its bytes.
+    """
+    if not mid:
+        return hashlib.sha256(b"raw:" + raw).hexdigest()
+    seat = None
+    if not is_delivery_report(msg):
+        with Session(engine) as session:
+            seat = seat_from_addresses(session, _candidates(msg, rcpt_tos))
+    ident = mid if seat is None else f"{mid}|seat:{seat.id}"
+    return hashlib.sha256(ident.encode("utf-8", "replace")).hexdigest()
 
 
 def _claim(engine: Any, key: str, mid: str, from_addr: str, now: datetime) -> tuple[int, datetime | None] | None:
@@ -203,11 +228,8 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
     reason = auto_reason(msg, mail_from)
     if reason:
         return Result("auto", detail=reason)
-    candidates = list(rcpt_tos)
-    for name in ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc"):
-        candidates += headers(msg, name)
     with Session(engine) as session:
-        seat = seat_from_addresses(session, candidates)
+        seat = seat_from_addresses(session, _candidates(msg, rcpt_tos))
         if seat is None:
             return Result("unknown", detail="no valid reply address")
         game = session.get(Game, seat.game_id)

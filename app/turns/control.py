@@ -20,7 +20,7 @@ from app import notify
 from app.games import get_rules
 from app.i18n.terms import N_
 from app.kinds import GameStatus, GmActionKind
-from app.links import issue_seat_token
+from app.links import issue_prefs_token, issue_seat_token
 from app.models import Game, GmAction, Player, Seat, iso, utcnow
 from app.notices import notice, seat_name
 from app.turns.store import get_or_create_player, id_of
@@ -30,11 +30,64 @@ _TOLD = {
     GmActionKind.EXTEND: N_("The GM extended the deadline by {hours:g} hours."),
     GmActionKind.PAUSE: N_("The GM paused the game."),
     GmActionKind.RESUME: N_("The GM resumed the game."),
+    GmActionKind.RESOLVE: N_("The GM closed the turn early: missing orders get their defaults."),
 }
+
+#: Why a GM who also plays may not do an action: in a game they play, a GM has a player's powers only.
+_PLAYER_ONLY = {
+    GmActionKind.EXTEND: N_("You play in this game, so you cannot extend or pause it yourself: ask the other "
+                            "players with \"Ask to pause\" (every one must agree)."),
+    GmActionKind.RESOLVE: N_("You play in this game, so you cannot resolve a turn early."),
+    GmActionKind.REPLACE: N_("You play in this game, so you cannot hand a seat over."),
+    GmActionKind.ROTATE: N_("You play in this game, so you can give a new link only to your own seat."),
+}
+_PLAYER_ONLY[GmActionKind.PAUSE] = _PLAYER_ONLY[GmActionKind.EXTEND]
+_PLAYER_ONLY[GmActionKind.SETTINGS_LINK] = _PLAYER_ONLY[GmActionKind.ROTATE]
 
 
 class Refused(ValueError):
     """The action may not be done now; the message says why (shown to the GM or player)."""
+
+
+def gm_seats(session: Session, game: Game) -> set[str]:
+    """The seats of a game played by its GM (by e-mail address); empty when the GM does not play."""
+    gm = (game.gm_email or "").strip().lower()
+    if not gm:
+        return set()
+    out = set()
+    for seat in session.exec(select(Seat).where(Seat.game_id == game.id)).all():
+        player = session.get(Player, seat.player_id) if seat.player_id else None
+        if player is not None and player.email.strip().lower() == gm:
+            out.add(seat.seat)
+    return out
+
+
+def gm_plays(session: Session, game: Game) -> bool:
+    """Whether the GM of a game also plays a seat in it."""
+    return bool(gm_seats(session, game))
+
+
+def check_gm_may(session: Session, game: Game, action: GmActionKind, seat_id: str = "") -> None:
+    """Refuse a GM power to a GM who plays (a new link for their own seat stays allowed).
+
+    :raises Refused: the GM plays in this game and ``action`` is not a player's power.
+    """
+    seats = gm_seats(session, game)
+    own = action in (GmActionKind.ROTATE, GmActionKind.SETTINGS_LINK) and seat_id in seats
+    if not seats or action not in _PLAYER_ONLY or own:
+        return
+    raise Refused(_PLAYER_ONLY[action])
+
+
+def find_seat(session: Session, game: Game, seat_id: str) -> Seat:
+    """A seat of the game by its id.
+
+    :raises Refused: the game has no such seat.
+    """
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).first()
+    if seat is None:
+        raise Refused(N_("This game has no such seat."))
+    return seat
 
 
 def log_action(session: Session, game: Game, action: GmActionKind, now: datetime, *, hours: float = 0.0,
@@ -61,8 +114,9 @@ def extension_left(session: Session, game: Game, cap_hours: float) -> float:
 def extend(session: Session, game: Game, hours: float, now: datetime, *, cap_hours: float) -> None:
     """Move the deadline later by ``hours`` (capped per game).
 
-    :raises Refused: the cap would be passed.
+    :raises Refused: the cap would be passed, or the GM plays in this game.
     """
+    check_gm_may(session, game, GmActionKind.EXTEND)
     if game.deadline is None:
         return
     left = extension_left(session, game, cap_hours)
@@ -74,7 +128,11 @@ def extend(session: Session, game: Game, hours: float, now: datetime, *, cap_hou
 
 
 def pause(session: Session, game: Game, now: datetime) -> bool:
-    """Pause a running game; whether it was running."""
+    """Pause a running game; whether it was running.
+
+    :raises Refused: the GM plays in this game.
+    """
+    check_gm_may(session, game, GmActionKind.PAUSE)
     if game.status != GameStatus.RUNNING:
         return False
     game.status = GameStatus.PAUSED
@@ -111,7 +169,10 @@ def resolve_now(session: Session, game: Game, now: datetime) -> bool:
     """Make the open step due now (missing orders get their defaults); whether the game runs.
 
     The caller resolves it after commit (``resolve.process_game``).
+
+    :raises Refused: the GM plays in this game.
     """
+    check_gm_may(session, game, GmActionKind.RESOLVE)
     if game.status != GameStatus.RUNNING:
         return False
     game.deadline = now
@@ -121,16 +182,23 @@ def resolve_now(session: Session, game: Game, now: datetime) -> bool:
 
 
 def rotate_link(session: Session, game: Game, seat_id: str) -> str:
-    """A fresh link for a seat; the old one stops working at once."""
-    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).one()
+    """A fresh link for a seat; the old one stops working at once.
+
+    :raises Refused: the game has no such seat.
+    """
+    seat = find_seat(session, game, seat_id)
     token = issue_seat_token(seat)
     session.add(seat)
     return token
 
 
 def replace_player(session: Session, game: Game, seat_id: str, email: str, now: datetime | None = None) -> str:
-    """Hand a seat to a new player: fresh link (the old one dies), ladder reset, invitation mail."""
+    """Hand a seat to a new player: fresh link (the old one dies), ladder reset, invitation mail.
+
+    :raises Refused: the GM plays in this game.
+    """
     now = now or utcnow()
+    check_gm_may(session, game, GmActionKind.REPLACE)
     seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).first()
     if seat is None or seat.is_robot:
         raise ValueError(f"no seat {seat_id!r} for a player in this game")
@@ -149,15 +217,36 @@ def replace_player(session: Session, game: Game, seat_id: str, email: str, now: 
     return token
 
 
-
-
 def new_link(session: Session, game: Game, seat_id: str, now: datetime) -> Seat:
-    """A fresh link for a seat, logged as a GM action (``rotate_link``); the seat, to build the link from."""
+    """A fresh link for a seat, logged as a GM action and told to the players; the seat, to build the link from.
+
+    :raises Refused: the game has no such seat, or it is another player's and the GM plays.
+    """
+    check_gm_may(session, game, GmActionKind.ROTATE, seat_id)
     rotate_link(session, game, seat_id)
-    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).one()
+    seat = find_seat(session, game, seat_id)
     log_action(session, game, GmActionKind.ROTATE, now, detail=seat_id)
+    session.add(notice(game.slug, id_of(game), game.step_no, now, N_("The GM gave {seat} a new link."),
+                       seat=seat_name(seat_id)))
     session.add(game)
     return seat
+
+
+def new_settings_link(session: Session, game: Game, seat_id: str, now: datetime) -> None:
+    """Give the player of a seat a fresh settings link (``/me/...``): the old one stops working at once.
+
+    The GM never sees it: the player's next mail (or a link resend) carries it.
+
+    :raises Refused: no player holds such a seat, or it is another player's and the GM plays.
+    """
+    check_gm_may(session, game, GmActionKind.SETTINGS_LINK, seat_id)
+    seat = find_seat(session, game, seat_id)
+    player = session.get(Player, seat.player_id) if seat.player_id else None
+    if player is None:
+        raise Refused(N_("This game has no such seat."))
+    issue_prefs_token(player)
+    session.add(player)
+    session.add(GmAction(game_id=id_of(game), action=GmActionKind.SETTINGS_LINK, detail=seat_id, created_at=now))
 
 
 # --------------------------------------------------------------------------- a pause the players agree to

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, render_template, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from app.i18n import gettext
+from app.logs import TOKEN_PATH
 from app.web import consent, dev, gm, language, leagues, limits, me, play, public, site, verify
 
 
@@ -18,7 +20,21 @@ def _security_headers(resp: Response) -> Response:
         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
         "script-src 'self' 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     )
+    if TOKEN_PATH.search(request.path):  # a page behind a personal link: kept by no cache
+        resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+def trust_proxies(app: Flask) -> None:
+    """Take the client's address (and scheme) from ``TRUSTED_PROXIES`` reverse proxies in front (0: none).
+
+    Behind a proxy every request comes from the proxy's address: without this, rate limits
+    would count every player together.  Set it to the number of proxies that append to
+    ``X-Forwarded-For``, never more (a client could then choose its own address).
+    """
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
 
 
 class DatabaseInt(IntegerConverter):
@@ -39,7 +55,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(gm.bp)
     app.register_blueprint(dev.bp)
     app.register_blueprint(verify.bp)
-    limits.init_app(app, link_blueprints=(play.bp, gm.bp))
+    trust_proxies(app)
+    limits.init_app(app, link_blueprints=(play.bp, gm.bp, me.bp, consent.bp, leagues.bp))
     language.init_app(app)
     app.after_request(_security_headers)
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"

@@ -11,13 +11,19 @@ from sqlmodel import select
 from app import turns
 from app.db import get_engine, get_session, write_session
 from app.games import all_games
+from app.i18n import gettext
+from app.i18n.terms import N_
 from app.kinds import OutboxStatus
 from app.links import seat_link
 from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns import Refused
+from app.web.forms import finite_float
 
 bp = Blueprint("gm", __name__, url_prefix="/gm")
+
+#: The longest turn a new game may have (a year): a longer one would overflow dates.
+MAX_TURN_HOURS = 24 * 366
 
 
 def find_game(token: str) -> Game:
@@ -54,9 +60,9 @@ def new() -> Response | str:
             if not isinstance(options, dict):
                 raise ValueError("options must be a JSON object")
             raw_hours = (request.form.get("hours") or "").strip()
-            hours = float(raw_hours) if raw_hours else float(current_app.config["DEFAULT_HOURS"])
-            if hours <= 0:
-                raise ValueError("hours per turn must be more than 0")
+            hours = finite_float(raw_hours, float(current_app.config["DEFAULT_HOURS"]))
+            if not 0 < hours <= MAX_TURN_HOURS:
+                raise ValueError(f"hours per turn must be more than 0 and at most {MAX_TURN_HOURS}")
             if slug not in games:
                 raise ValueError("choose a game")
             opened = turns.open_game(get_engine(), slug, emails, options=options, hours=hours,
@@ -89,16 +95,6 @@ def _extension_left(session, game: Game) -> float:  # type: ignore[no-untyped-de
     return turns.extension_left(session, game, float(current_app.config["GM_MAX_EXTENSION_HOURS"]))
 
 
-def _gm_plays(session, game: Game) -> bool:  # type: ignore[no-untyped-def]
-    if not game.gm_email:
-        return False
-    for seat in session.exec(select(Seat).where(Seat.game_id == game.id)).all():
-        player = session.get(Player, seat.player_id) if seat.player_id else None
-        if player is not None and player.email.lower() == game.gm_email.lower():
-            return True
-    return False
-
-
 @bp.route("/<token>", methods=["POST"])
 def act(token: str):  # type: ignore[no-untyped-def]
     game = find_game(token)
@@ -116,7 +112,7 @@ def act(token: str):  # type: ignore[no-untyped-def]
             new_link = _apply(session, live, action, now)
     except (Refused, ValueError) as exc:
         get_session().expire_all()
-        return overview(token, error=str(exc), status=422)
+        return overview(token, error=gettext(str(exc)), status=422)
     if action == "resolve":
         turns.process_game(engine, game.id, now, max_attempts=current_app.config["MAX_ATTEMPTS"])
     if new_link:
@@ -128,16 +124,12 @@ def act(token: str):  # type: ignore[no-untyped-def]
 def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore[no-untyped-def]
     """One GM action (``app.turns.control``: capped, logged, told to the players); a new link to show."""
     seat_id = request.form.get("seat", "")
-    gm_plays = action in ("ask-pause", "extend", "pause") and _gm_plays(session, live)
-    if action == "ask-pause" and gm_plays:
-        hours = max(1.0, min(float(request.form.get("hours") or 24), _extension_left(session, live)))
+    if action == "ask-pause" and turns.gm_plays(session, live):
+        hours = max(1.0, min(_hours(), _extension_left(session, live)))
         turns.ask_pause(session, live, hours, now)
         return None
-    if action in ("extend", "pause") and gm_plays:
-        raise Refused("You play in this game, so you cannot extend or pause it yourself: "
-                      "ask the other players with \"Ask to pause\" (every one must agree).")
-    if action == "extend" and live.deadline:
-        hours = max(0.0, min(float(request.form.get("hours") or 24), 24 * 30))
+    if action == "extend":
+        hours = max(0.0, min(_hours(), 24 * 30))
         turns.extend(session, live, hours, now, cap_hours=float(current_app.config["GM_MAX_EXTENSION_HOURS"]))
     elif action == "pause":
         turns.pause(session, live, now)
@@ -152,9 +144,22 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
         if "@" not in email or any(c in email for c in "\r\n <>"):
             raise Refused("Give the new player's e-mail address.")
         turns.replace_player(session, live, seat_id, email, now)
+    elif action == "settings-link":
+        turns.new_settings_link(session, live, seat_id, now)
     elif action == "resend":
         _resend(session, live, seat_id)
     return None
+
+
+def _hours() -> float:
+    """The form's hours (24 when not given).
+
+    :raises Refused: not a finite number.
+    """
+    try:
+        return finite_float(request.form.get("hours"), 24.0)
+    except ValueError:
+        raise Refused(N_("Give a number of hours.")) from None
 
 
 def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyped-def]

@@ -1,12 +1,13 @@
 """The language a player chose sticks: an invitation link's ``?lang=`` sets it for later pages, mails and PDFs.
 
 Every page behind a player's token (the seat page and its pause, history and report pages,
-the settings page, the GM and league GM pages) reads in that player's language. A link with
-``?lang=pt`` (as on an invitation) stores ``pt`` as the player's language, so that every
-later page, mail and report follows it; it is the only thing a GET ever stores, and it
-stores only what the player's own link asks for, so a mail scanner that follows the link
-changes nothing the player would not. Pages without a player (a bad link, the front page)
-follow a cookie set by the last ``?lang=``, then the browser's languages.
+the settings page) reads in that player's language. A link to the seat page or the settings
+page (as in an invitation) with ``?lang=pt`` stores ``pt`` as the player's language, so that
+every later page, mail and report follows it (elsewhere, as on ``report.pdf?lang=el``, it
+changes that one answer only). It is the only thing a GET ever stores, and it stores only
+what the player's own link asks for, so a mail scanner that follows the link changes nothing
+the player would not. Other pages (GM and league pages, a bad link, the front page) follow a
+cookie set by the last ``?lang=``, then the browser's languages.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from sqlmodel import Session, select
 
 from app.db import get_engine, write_session
 from app.i18n.lang import LANGUAGES, normalize
-from app.models import Game, League, Player, Seat
+from app.models import Player, Seat
 from app.tokens import hash_token, looks_like_token
 
 COOKIE = "lang"
 SEAT_PAGES = ("play.", "consent.")
+#: The pages an invitation or a mail links to: a ``?lang=`` on them is the player's choice.
+LANDING_PAGES = ("play.show", "me.settings")
 ONE_YEAR = 365 * 24 * 3600
 
 
@@ -32,23 +35,13 @@ def asked_language() -> str | None:
 
 def _player_id(session: Session, endpoint: str, token: str) -> int | None:
     digest = hash_token(token)
-    email = ""
     if endpoint.startswith(SEAT_PAGES):
         seat = session.exec(select(Seat).where(Seat.token_hash == digest)).first()
         return seat.player_id if seat is not None else None
     if endpoint.startswith("me."):
         player = session.exec(select(Player).where(Player.prefs_hash == digest)).first()
         return player.id if player is not None else None
-    if endpoint.startswith("gm."):
-        game = session.exec(select(Game).where(Game.gm_token_hash == digest)).first()
-        email = game.gm_email if game is not None else ""
-    elif endpoint.startswith("leagues."):
-        league = session.exec(select(League).where(League.gm_token_hash == digest)).first()
-        email = league.gm_email if league is not None else ""
-    if not email:
-        return None
-    player = session.exec(select(Player).where(Player.email == email)).first()
-    return player.id if player is not None else None
+    return None  # a GM's pages follow the GM's last choice (the cookie), then the browser
 
 
 def _remember() -> None:
@@ -65,7 +58,7 @@ def _remember() -> None:
         if player is None:
             return
         current = normalize(player.language) if player.language else None
-    if asked and asked != current:
+    if asked and asked != current and endpoint in LANDING_PAGES and request.method in ("GET", "HEAD"):
         with write_session(get_engine()) as session:
             live = session.get(Player, player_id)
             if live is not None:

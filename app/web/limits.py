@@ -1,20 +1,25 @@
-"""Rate limits (Flask-Limiter): link guessing and link-resend requests.
+"""Rate limits (Flask-Limiter): link guessing, link-resend requests and report renders.
 
-* Bad link lookups: a ``/p/<token>`` or ``/gm/<token>`` request that finds no
-  seat or game (404) counts against the client's address; past
-  ``RATELIMIT_BAD_TOKENS`` (default 20 per minute) every link lookup from that
-  address gets a 429 page for the rest of the window.  Valid lookups never
-  count, so players opening their own page are never slowed, and players at
-  other addresses are unaffected.
+* Bad link lookups: a request behind a personal link (``/p/``, ``/gm/``, ``/me/``,
+  ``/lg/``, league pages) that finds nothing (404) counts against the client's
+  address; past ``RATELIMIT_BAD_TOKENS`` (default 20 per minute) every link lookup
+  from that address gets a 429 page for the rest of the window.  Valid lookups never
+  count, so players opening their own page are never slowed, and players at other
+  addresses are unaffected.
 * Link resend requests: ``RATELIMIT_RESEND`` per address (default 5 per hour),
   on top of the per-player cap kept in the database (``RESEND_PER_DAY``).
+* Report renders on request: ``RATELIMIT_REPORT`` per client address and link
+  (default 30 per minute), counting only renders the cache did not hold
+  (``app.web.pdfcache``).
 
 Counters live in ``RATELIMIT_STORAGE_URI``: ``memory://`` (the default) counts
 per process, which is right for the development server; with several gunicorn
 workers each worker would count on its own, so production sets a shared store
 (``redis://host:6379`` or ``memcached://host:11211``).  Behind a reverse proxy,
-the client address must come from the proxy (``ProxyFix``), else every player
-shares the proxy's address.
+the client address comes from the proxy's ``X-Forwarded-For`` only when
+``TRUSTED_PROXIES`` says how many proxies to trust (``app.web.trust_proxies``);
+otherwise every player would share the proxy's address, and one guesser would
+lock them all out.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ def init_app(app: Flask, link_blueprints: Iterable[Blueprint] = ()) -> None:
     app.config.setdefault("RATELIMIT_RESEND", "5 per hour")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     app.config.setdefault("RESEND_PER_DAY", 3)
+    app.config.setdefault("RATELIMIT_REPORT", "30 per minute")
     limiter = Limiter(key_func=get_remote_address, app=app)
     app.extensions[EXTENSION] = limiter
     lookup = limiter.shared_limit(_bad_token_limit, scope="link-lookup", deduct_when=_is_not_found)

@@ -20,11 +20,14 @@ from app.db import get_engine, get_session, write_session
 from app.i18n import LANGUAGES, gettext
 from app.kinds import GameStatus
 from app.leagues.absences import allowance, days_used, declare
-from app.links import gm_link, prefs_token, seat_link
+from app.links import gm_link, issue_prefs_token, prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
 from app.tokens import hash_token, looks_like_token, sign
 
 bp = Blueprint("me", __name__, url_prefix="/me")
+
+#: How far ahead an absence may end (a date in year 9999 would overflow).
+ABSENCE_HORIZON = timedelta(days=2 * 366)
 
 
 def find_player(token: str) -> Player:
@@ -113,6 +116,8 @@ def update(token: str) -> Response:
                     live.name = name
             elif action == "unsubscribe":
                 live.optional_mail = False
+            elif action == "new-link":  # this page's address may have leaked: the old one stops working
+                token = issue_prefs_token(live)
             elif action == "absence":
                 zone = ZoneInfo(live.timezone or "UTC")
                 try:
@@ -120,6 +125,9 @@ def update(token: str) -> Response:
                     end = datetime.combine(datetime.fromisoformat(request.form["end"]).date(), time(0), zone)
                 except (KeyError, ValueError):
                     raise ValueError(gettext("give the first and last day of your absence")) from None
+                years = range(now.year - 1, now.year + 3)
+                if start.year not in years or end.year not in years or end > now + ABSENCE_HORIZON:
+                    raise ValueError(gettext("an absence is declared at most two years ahead"))
                 declare(session, live.id, start.astimezone(UTC), (end + timedelta(days=1)).astimezone(UTC), now)
             session.add(live)
     except ValueError as exc:
@@ -136,5 +144,4 @@ def calendar(token: str) -> Response:
     resp = make_response(body)
     resp.headers["Content-Type"] = "text/calendar; charset=utf-8"
     resp.headers["Content-Disposition"] = 'inline; filename="deadlines.ics"'
-    resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -8,11 +8,22 @@ time, so no cookie or session is needed.
 from __future__ import annotations
 
 import hmac
+import math
 import time
 from datetime import UTC, timedelta
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+)
+from flask_limiter.util import get_remote_address
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 from sqlmodel import select
@@ -28,11 +39,12 @@ from app.links import seat_link
 from app.mail import queue_mail
 from app.models import Event, Game, Order, OutboxMail, Player, Report, Seat, iso, utcnow
 from app.notify import visible
-from app.reports import render_pdf
+from app.reports import RenderError, render_pdf
 from app.tokens import LINK_PLACEHOLDER, hash_token, looks_like_token, sign
 from app.verify import order_receipt
-from app.web.forms import MAX_NOTATION, too_long_field
+from app.web.forms import MAX_NOTATION, bounded_int, too_long_field
 from app.web.limits import get_limiter, resend_limit
+from app.web.pdfcache import cached_pdf, report_limit
 
 bp = Blueprint("play", __name__)
 
@@ -149,7 +161,7 @@ def show(token: str) -> Response:
     game, seat = find_seat(token)
     notice = {"saved": "Your order is on file.", "resolved": "Your order was applied.",
               "applied": "Your order was applied."}.get(request.args.get("done", ""), "")
-    sent = request.args.get("r", type=int)
+    sent = bounded_int(request.args.get("r"), 1)
     if notice and sent:
         row = get_session().get(Order, sent)
         if row is not None and row.game_id == game.id and row.seat == seat.seat:
@@ -182,9 +194,8 @@ def submit(token: str) -> Response:
     refused = _refuse_post(game, seat, form, keep)
     if refused is not None:
         return refused
-    try:
-        step_no = int(form.get("step_no", ""))
-    except ValueError:
+    step_no = bounded_int(form.get("step_no"), 0)
+    if step_no is None:
         step_no = -1
     # give the read connection back before writing: a request holding one connection while it
     # waits for another would exhaust the pool under a burst of submissions
@@ -246,18 +257,33 @@ def report_pdf(token: str) -> Response:
     game, seat = find_seat(token)
     session = get_session()
     query = select(Report).where(Report.game_id == game.id, Report.seat == seat.seat)
-    step = request.args.get("step", type=int)
+    raw = request.args.get("step", "").strip()
+    step = None
+    if raw.lstrip("-+").isdigit():  # a step number out of range finds no report (not a 500)
+        step = bounded_int(raw, 0)
+        if step is None:
+            abort(404)
     if step is not None:
         query = query.where(Report.step_no == step)
     report = session.exec(query.order_by(Report.step_no.desc())).first()
     if report is None:
         abort(404)
-    pdf = render_pdf(report.context, seat_link(seat))
+    try:
+        pdf = cached_pdf(seat, report, lambda: _render_limited(report, seat))
+    except RenderError:
+        abort(503)
     resp = make_response(pdf)
     resp.headers["Content-Type"] = "application/pdf"
     resp.headers["Content-Disposition"] = f'inline; filename="report-{game.id}-{report.step_no}.pdf"'
     resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+def _render_limited(report: Report, seat: Seat) -> bytes:
+    """Render a report that is not cached, counted against the client's render limit."""
+    key = f"{get_remote_address()}|{hash_token(request.view_args['token'])[:16]}"  # type: ignore[index]
+    with get_limiter().limit(report_limit, scope="report-render", key_func=lambda: key):
+        return render_pdf(report.context, seat_link(seat))
 
 
 @bp.route("/p/<token>/history", methods=["GET"])
@@ -281,7 +307,7 @@ def history(token: str) -> Response:
 def resend() -> Response:
     """Lost your link? Enter your address: each running seat of it gets its link by mail.
 
-    The answer is the same whether or not the address plays (no address probing);
+    The answer is the same, and as fast, whether or not the address plays (no address probing);
     capped per seat (``RESEND_PER_DAY``) and per client address (rate limit).
     """
     if request.method != "POST":
@@ -293,8 +319,22 @@ def resend() -> Response:
         return make_response(render_template("web/resend.html", sent=False,
                                              error="Please enter the e-mail address you play with."), 422)
     with get_limiter().limit(resend_limit, scope="resend"):
+        started = time.monotonic()
         _queue_resends(email)
+        _pad(started, float(current_app.config.get("RESEND_ANSWER_SECONDS", 0.3)))
     return make_response(render_template("web/resend.html", sent=True, error=""))
+
+
+def _pad(started: float, floor: float) -> None:
+    """Sleep until a whole number of ``floor`` seconds has passed since ``started`` (at least one).
+
+    Queuing the mails of an address that plays takes longer than finding that one does
+    not; padded, both answers take the same time and tell nobody who plays.
+    """
+    if floor <= 0:
+        return
+    spent = time.monotonic() - started
+    time.sleep(max(1, math.ceil(spent / floor)) * floor - spent)
 
 
 def _queue_resends(email: str) -> int:

@@ -17,7 +17,6 @@ import pytest
 from app.games import IllegalOrder, all_games
 from app.games.base import ANYTIME_STEP, BaseRules, step_rng
 from app.games.driver import advance, anytime, random_orders, replay, start
-from app.games.text import is_msg
 
 GAMES = all_games()
 SLUGS = sorted(GAMES)

@@ -49,5 +49,5 @@ def test_game_plays_through_the_web_and_mails_a_readable_report(app, client, run
         msg = build_message(s, mails[0])
     pdf = next(p for p in msg.iter_attachments() if p.get_content_type() == "application/pdf").get_content()
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-    assert f"turn report for {rules.text.english(name('seat', me['seat']))}" in text
+    assert f"turn report for {rules.text.english(name('seat', me['seat']))}" in " ".join(text.split())
     assert "What you owe next" in text

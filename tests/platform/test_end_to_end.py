@@ -10,6 +10,7 @@ from pypdf import PdfReader
 
 from app.games import get_rules
 from app.games.base import step_rng
+from app.games.text import name
 from tests.platform.helpers import csrf_of, game_row, path_of, step_of
 
 LINK = re.compile(r"https://pbem\.example\.org/p/[A-Za-z0-9_-]{43}")
@@ -72,6 +73,6 @@ def test_dual_powers_from_mail_to_pdf(smtp_app, smtp, client, runner):
         msg = reports[addr]
         assert msg["In-Reply-To"] == f"<g{made['game']}.{seat}@pbem.example.org>"
         text = _pdf_text(msg)
-        assert f"turn report for {seat}" in text
+        assert f"turn report for {get_rules('dual_powers').text.english(name('seat', seat))}" in " ".join(text.split())
         assert "What happened since your last report" in text
         assert game.seed_hash[:16] in text.replace("\n", "")

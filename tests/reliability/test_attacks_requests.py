@@ -1,0 +1,109 @@
+"""Issue 17, weaknesses 5 and 6 (requests): out-of-range input, address probing, mail replay, render loops.
+
+5. numbers and dates out of range get a 4xx page, never a 500;
+6. ``/resend`` takes as long for an address that plays as for one that does not; the same
+   Message-ID mailed to two seats is an order for each; a report rendered on request is
+   cached and its renders limited per client.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from datetime import date
+
+from app.mailin.handler import handle_message
+from app.web.limits import get_limiter
+from tests.mail.helpers import orders, reply, reply_addr
+from tests.platform.helpers import create_game, csrf_of, path_of, post_form
+
+
+def _settings_post(client, me, **fields):
+    page = client.get(me).get_data(as_text=True)
+    return client.post(me, data={"csrf_token": csrf_of(page), **fields})
+
+
+def test_5_out_of_range_numbers_and_dates_get_a_4xx(app, client, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    link = path_of(made["seats"][0]["link"])
+    assert post_form(client, made["seats"][0]["link"], {"n": "2"}).status_code == 303
+    assert client.get(link + "?done=saved&r=99999999999999999999999").status_code == 200
+    assert client.get(link + "?done=saved&r=-5").status_code == 200
+    for step in ("99999999999999999999999", "-1", str(2**31), "-99999999999999999999"):
+        assert client.get(f"{link}/report.pdf?step={step}").status_code == 404, step
+    me = path_of(made["gm_home"])
+    for start, end in (("2026-12-20", "9999-12-31"), ("0001-01-01", "0001-01-02"), ("9999-12-31", "9999-12-31"),
+                       (str(date.today()), "2999-01-01")):
+        resp = _settings_post(client, me, action="absence", start=start, end=end)
+        assert resp.status_code == 422, (start, end)
+    gm = path_of(made["gm_link"])
+    for hours in ("inf", "-inf", "nan", "1e400", "x"):
+        page = client.get(gm).get_data(as_text=True)
+        resp = client.post(gm, data={"csrf_token": csrf_of(page), "action": "extend", "hours": hours})
+        assert resp.status_code in (303, 422), hours
+    app.config["GM_CREATE_KEY"] = ""
+    for hours in ("inf", "nan", "1e308", "-1"):
+        resp = client.post("/gm/new", data={"slug": "toy", "players": "a@example.org\nb@example.org", "hours": hours})
+        text = resp.get_data(as_text=True)
+        assert resp.status_code == 200 and ("hours per turn" in text or "not a number" in text), hours
+
+
+def test_6_resend_takes_the_same_time_whether_or_not_the_address_plays(app, client, runner):
+    """Time 10 answers each: an address with five running seats and one that plays nowhere."""
+    get_limiter(app).enabled = False
+    app.config["RESEND_PER_DAY"] = 1000
+    for _ in range(5):
+        create_game(runner, "toy", ("plays@example.org", "b@example.org"))
+
+    def timed(email):
+        spent = []
+        for _ in range(10):
+            started = time.perf_counter()
+            assert client.post("/resend", data={"email": email}).status_code == 200
+            spent.append(time.perf_counter() - started)
+        return statistics.median(spent)
+
+    timed("warm@example.org")
+    plays, nobody = timed("plays@example.org"), timed("nobody@example.org")
+    assert abs(plays - nobody) < 0.1 * max(plays, nobody), (plays, nobody)
+
+
+def test_6_one_message_id_to_two_seats_is_an_order_for_each(app, runner):
+    """A player of two seats answers both with one mail (same Message-ID, two reply addresses in two copies)."""
+    made = create_game(runner, "toy", ("a@example.org", "a@example.org"))
+    game_id = made["game"]
+    seats = [s["seat"] for s in made["seats"]]
+    with app.app_context():
+        for seat in seats:
+            to = reply_addr(app, game_id, seat)
+            raw = reply(to, "PICK 1", msgid="<same@example.org>").as_bytes()
+            assert handle_message(raw, rcpt_tos=[to], mail_from="a@example.org").status == "accepted", seat
+        again = handle_message(raw, rcpt_tos=[to], mail_from="a@example.org")
+    assert again.status == "duplicate", "the same mail to the same seat is still handled once"
+    assert sorted(o.seat for o in orders(app, game_id, "mail")) == sorted(seats)
+
+
+def test_6_a_report_reloaded_in_a_loop_renders_once_and_renders_are_limited(app, client, runner, monkeypatch):
+    from app.web import play
+
+    made = create_game(runner)
+    link = path_of(made["seats"][0]["link"])
+    assert post_form(client, made["seats"][0]["link"], {"n": "2"}).status_code == 303
+    assert post_form(client, made["seats"][1]["link"], {"n": "1"}).status_code == 303
+    renders = []
+    real = play.render_pdf
+    monkeypatch.setattr(play, "render_pdf", lambda *a, **k: renders.append(1) or real(*a, **k))
+    first = client.get(link + "/report.pdf")
+    assert first.status_code == 200 and first.data.startswith(b"%PDF")
+    for _ in range(20):
+        assert client.get(link + "/report.pdf").data == first.data
+    assert len(renders) == 1, "a reload is served from the cache"
+    client.get(link + "/report.pdf?lang=pt")
+    assert len(renders) == 2, "one render per language"
+    app.config["RATELIMIT_REPORT"] = "2 per minute"
+    codes = [client.get(f"{link}/report.pdf?{q}", environ_base={"REMOTE_ADDR": "10.7.7.7"}).status_code
+             for q in ("step=1", "step=1&lang=pt", "step=1&lang=el", "step=2&lang=el")]
+    assert codes == [200, 200, 429, 429], codes
+    assert client.get(link + "/report.pdf").status_code == 200, "a cached report still opens"
+    other = path_of(made["seats"][1]["link"])
+    assert client.get(other, environ_base={"REMOTE_ADDR": "10.8.8.8"}).status_code == 200
