@@ -26,7 +26,7 @@ def checked(resp, body=None):
     """
     sent = resp.request
     if body is not None:
-        sent = Request(EnvironBuilder(path=sent.path, query_string=sent.query_string, method=sent.method,
+        sent = Request(EnvironBuilder(path=sent.path, query_string=sent.query_string.decode(), method=sent.method,
                                       json=body).get_environ())
     request = WerkzeugOpenAPIRequest(sent)
     response = WerkzeugOpenAPIResponse(resp)

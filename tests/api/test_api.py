@@ -114,3 +114,11 @@ def test_language_parameter_does_not_store(app, client, runner):
     assert client.get(f"/api/v1/seat/{a}?lang=pt").get_json()["language"] == "pt"
     assert client.get(f"/api/v1/seat/{a}").get_json()["language"] == "en"
     assert game_row(app, made["game"]).status == "running"
+
+
+def test_api_tokens_are_masked_in_logs():
+    from app.logs import redact
+
+    token = "A" * 43
+    for path in (f"/api/v1/seat/{token}", f"/api/v1/seat/{token}/orders?lang=pt"):
+        assert token not in redact(f'"GET {path} HTTP/1.1" 200')
