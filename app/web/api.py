@@ -30,7 +30,7 @@ from app import turns
 from app.db import get_engine, get_session
 from app.games import get_rules
 from app.i18n import game_text_filter, player_locale
-from app.i18n.lang import LANGUAGES, normalize
+from app.i18n.lang import LANGUAGES, current_language, normalize
 from app.kinds import GameStatus, OrderSource
 from app.models import Event, Game, Order, Player, Seat, iso
 from app.notify import visible
@@ -101,10 +101,13 @@ def _seat(token: str) -> tuple[Game, Seat]:
 
 
 def _language(seat: Seat | None) -> str:
-    """``?lang=`` if it names one of ours, else the player's stored language."""
+    """``?lang=`` if it names one of ours, else the player's stored language (without a seat: the
+    language the request asks for, as on the public pages)."""
     asked = (request.args.get("lang") or "").strip().lower()
     if asked in LANGUAGES:
         return asked
+    if seat is None:
+        return current_language()
     player = get_session().get(Player, seat.player_id) if seat is not None and seat.player_id else None
     return normalize(player.language) if player is not None else "en"
 
@@ -124,7 +127,7 @@ def _text(slug: str, text: Any, lang: str) -> str:
     return game_text_filter(text, slug) if isinstance(text, str) else str(render(slug, text, lang))
 
 
-def _log(game: Game, seat: str | None, since: int) -> list[dict[str, Any]]:
+def _log(game: Game, seat: str | None, since: int) -> list[Event]:
     rows = get_session().exec(
         select(Event).where(Event.game_id == game.id, Event.step_no >= since)
         .order_by(col(Event.step_no).desc(), col(Event.seq).desc())

@@ -49,7 +49,8 @@ def render_prompt(slug: str, prompt: dict[str, Any] | None) -> dict[str, Any] | 
     """
     if prompt is None:
         return None
-    return _prompt_part(slug, prompt)
+    rendered: dict[str, Any] = _prompt_part(slug, prompt)
+    return rendered
 
 
 def _prompt_part(slug: str, data: Any) -> Any:

@@ -122,3 +122,10 @@ def test_api_tokens_are_masked_in_logs():
     token = "A" * 43
     for path in (f"/api/v1/seat/{token}", f"/api/v1/seat/{token}/orders?lang=pt"):
         assert token not in redact(f'"GET {path} HTTP/1.1" 200')
+
+
+def test_public_game_follows_the_browsers_language(app, client, runner):
+    made, _tokens = _toy(runner)
+    resp = checked(client.get(f"/api/v1/game/{made['game']}", headers={"Accept-Language": "pt-PT,pt;q=0.9"}))
+    assert resp.get_json()["language"] == "pt"
+    assert checked(client.get(f"/api/v1/game/{made['game']}?lang=el")).get_json()["language"] == "el"
