@@ -31,6 +31,7 @@ class OrderSource(StrEnum):
 
     WEB = "web"
     MAIL = "mail"
+    API = "api"  # the JSON API (``app.web.api``): a player's own client or bot
     BOT = "bot"  # a seat played by a bot from the start
     AUTO = "auto"  # auto-command of a seat in civil disorder
     DEFAULT = "default"  # the game's default order at a missed deadline
@@ -42,7 +43,7 @@ class OrderSource(StrEnum):
 
 
 #: Sources of orders a player sent themselves.
-PLAYER_SOURCES = frozenset({OrderSource.WEB, OrderSource.MAIL})
+PLAYER_SOURCES = frozenset({OrderSource.WEB, OrderSource.MAIL, OrderSource.API})
 #: Sources of orders the platform made for a seat.
 MACHINE_SOURCES = frozenset({OrderSource.DEFAULT, OrderSource.AUTO, OrderSource.BOT})
 

@@ -18,8 +18,9 @@ from typing import Any, TextIO
 
 from werkzeug.serving import WSGIRequestHandler
 
-# seat, GM, settings and league links (/p/, /gm/, /me/, /lg/) and league invitations (/l/<slug>/join/)
-TOKEN_PATH = re.compile(r"(/(?:p|gm|me|lg|l/[^/\s?#]+/join)/)[A-Za-z0-9_-]{20,}")
+# seat, GM, settings and league links (/p/, /gm/, /me/, /lg/), the JSON API's seat (/api/v1/seat/) and
+# league invitations (/l/<slug>/join/)
+TOKEN_PATH = re.compile(r"(/(?:p|gm|me|lg|api/v1/seat|l/[^/\s?#]+/join)/)[A-Za-z0-9_-]{20,}")
 
 
 def redact(text: str) -> str:

@@ -24,6 +24,17 @@ TEMPLATES = _templates()
 STATIC = os.path.join(TEMPLATES, "static")
 
 
+def _openapi() -> str:
+    installed = os.path.join(PACKAGE, "apidocs", "openapi.yaml")
+    if os.path.isfile(installed):
+        return installed
+    return os.path.join(os.path.dirname(PACKAGE), "docs", "openapi.yaml")
+
+
+#: The JSON API's OpenAPI document: ``docs/openapi.yaml`` (a wheel carries it as ``app/apidocs``).
+OPENAPI = _openapi()
+
+
 def instance_path() -> str | None:
     """The instance folder named by ``PBEM_INSTANCE`` (absolute), or None for Flask's default.
 

@@ -111,6 +111,7 @@ def _seat_channels(app: Any, client: Any, game: Game, seat: Seat, token: str, *,
                                       "notation": "NOT AN ORDER <x>"})
         out["error-page"] = bad.get_data(as_text=True)
     out["not-found"] = client.get(base + "/nothing-here").get_data(as_text=True)
+    out.update(_api_seat_channels(client, game, token))
     with app.app_context(), Session(get_engine(app)) as s:
         has_report = s.exec(select(Report.id).where(Report.game_id == game.id, Report.seat == seat.seat)).first()
         mails = s.exec(select(OutboxMail).where(OutboxMail.game_id == game.id, OutboxMail.seat == seat.seat,
@@ -127,10 +128,28 @@ def _seat_channels(app: Any, client: Any, game: Game, seat: Seat, token: str, *,
     return out
 
 
+def _api_seat_channels(client: Any, game: Game, token: str) -> dict[str, str]:
+    """The JSON API as the seat's client reads it: the seat (log since the start, in each language),
+    a refused order, a closed step and an unknown path."""
+    out: dict[str, str] = {}
+    base = f"/api/v1/seat/{token}"
+    for name, path in (("api-seat", base + "?since=0"), ("api-seat-pt", base + "?since=0&lang=pt"),
+                       ("api-seat-el", base + "?lang=el")):
+        resp = client.get(path)
+        assert resp.status_code == 200, (path, resp.status_code)
+        out[name] = resp.get_data(as_text=True)
+    for name, body in (("api-refusal", {"notation": "NOT AN ORDER <x>", "step_no": game.step_no}),
+                       ("api-closed", {"notation": "NOT AN ORDER", "step_no": game.step_no + 1000})):
+        out[name] = client.post(base + "/orders", json=body).get_data(as_text=True)
+    out["api-not-found"] = client.get(base + "/nothing-here").get_data(as_text=True)
+    return out
+
+
 def _public_channels(client: Any, game: Game) -> dict[str, str]:
     out = {}
     for name, path in (("verify", f"/g/{game.id}/verify"), ("export", f"/g/{game.id}/export.json"),
-                       ("index", "/")):
+                       ("index", "/"), ("api-game", f"/api/v1/game/{game.id}?since=0"),
+                       ("api-game-pt", f"/api/v1/game/{game.id}?lang=pt")):
         out[name] = client.get(path).get_data(as_text=True)
     return out
 

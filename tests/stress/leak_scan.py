@@ -7,9 +7,10 @@ For every game (and a few player counts), N seeded random games (1,000;
 sampled steps (step 1 and one random step; keeping every step would take days)
 the script reads, for each seat: its page, its order history, an error page
 (a refused order), its latest PDF report (text, metadata, outline,
-attachments) and its mails (subject, headers, text and HTML bodies, the
-attached PDF); and for the public: the verify page, the JSON export and the
-front page.  Private data is each game's ``secrets(state, seat)``; a secret
+attachments), its mails (subject, headers, text and HTML bodies, the
+attached PDF) and the JSON API (the seat with its whole log, in each language,
+a refused order, a closed step); and for the public: the verify page, the JSON
+export, the front page and the API's public game.  Private data is each game's ``secrets(state, seat)``; a secret
 counts only if its owner can see it (the positive control, printed as
 secrets_visible_to_owner); any other seat's or a public channel holding it is
 a leak, and so is the seed before the end.  PDFs are read in the first game of
