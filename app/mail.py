@@ -24,13 +24,14 @@ from flask import Flask, current_app
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from app import reports
+from app import mailjobs, reports
 from app.calendar import one_deadline_ics
 from app.db import get_engine, write_session
 from app.i18n import player_locale
 from app.links import prefs_link, seat_link
 from app.mailin import reply_address, return_path
 from app.models import OutboxMail, Player, Report, Seat, utcnow
+from app.outbox import clean_header, message_id, queue_mail  # noqa: F401 (app.mail.queue_mail is imported elsewhere)
 from app.render_pool import render_batch
 from app.tokens import LINK_PLACEHOLDER, PREFS_PLACEHOLDER
 
@@ -39,49 +40,6 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=10)
 GIVE_UP_AFTER = timedelta(days=5)
 _jitter = random.SystemRandom()
-
-
-def clean_header(value: str) -> str:
-    """A header value with no line breaks (no header injection)."""
-    return " ".join(str(value).replace("\r", " ").replace("\n", " ").split())[:300]
-
-
-def message_id(thread: str, step_no: int, kind: str, domain: str) -> str:
-    if kind == "start":
-        return f"<{thread}@{domain}>"
-    return f"<{thread}.s{step_no}.{kind}@{domain}>"
-
-
-def queue_mail(
-    session: Session,
-    *,
-    game_id: int | None,
-    step_no: int,
-    seat: str,
-    kind: str,
-    to_addr: str,
-    subject: str,
-    text: str,
-    html: str,
-    report_id: int | None,
-    thread: str,
-    now: datetime | None = None,
-) -> OutboxMail:
-    """Put one mail in the outbox (once: a second call with the same identity is a no-op)."""
-    domain = current_app.config["MAIL_DOMAIN"]
-    mid = message_id(thread, step_no, kind, domain)
-    existing = session.exec(select(OutboxMail).where(OutboxMail.message_id == mid)).first()
-    if existing is not None:
-        return existing
-    root = "" if kind == "start" else f"<{thread}@{domain}>"
-    row = OutboxMail(
-        message_id=mid, game_id=game_id, step_no=step_no, seat=seat, kind=kind, to_addr=to_addr,
-        subject=clean_header(subject), text=text, html=html, references=root, report_id=report_id,
-        created_at=now or utcnow(), next_attempt_at=now or utcnow(),
-    )
-    session.add(row)
-    session.flush()
-    return row
 
 
 def order_link(session: Session, mail: OutboxMail) -> str:
@@ -182,6 +140,7 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
     now = now or utcnow()
     engine = get_engine(app)
+    mailjobs.build_pending(engine)  # reports and mails of resolved steps not built yet (a crash in between)
     counts = {"sent": 0, "deferred": 0, "failed": 0, "local": 0}
     with Session(engine) as session:
         rows = session.exec(

@@ -22,7 +22,7 @@ from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app import deadlines, ladder, notify
+from app import deadlines, ladder, mailjobs, notify
 from app.db import is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import Rules, step_rng
@@ -187,7 +187,7 @@ def open_step(
     update_all_in(session, game)
     humans_owe = any(s.seat in owed and s.player_id for s in seats)
     if not first and (game.status == GameStatus.FINISHED or (humans_owe and key != game.notified_key)):
-        notify.turn_reports(session, game, rules, list(seats), now)
+        notify.queue_turn_reports(session, game, now)  # built after commit (app.mailjobs)
         game.notified_key = key
     elif first:
         game.notified_key = key
@@ -249,8 +249,17 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
 def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: int = 5) -> int:
     """Resolve every step of one game that is due now; the number resolved.
 
-    Commits its own transactions: one per attempt count, one per step resolved.
+    Commits its own transactions: one per attempt count, one per step resolved,
+    then those that build the reports and mails the steps queued (``mailjobs``).
     """
+    try:
+        return _process_game(engine, game_id, now, max_attempts)
+    finally:
+        _checkpoint("after_step_commit")
+        mailjobs.build_pending(engine, game_id)
+
+
+def _process_game(engine: Engine, game_id: int, now: datetime, max_attempts: int) -> int:
     done = 0
     while done < MAX_STEPS_PER_TICK:
         with Session(engine) as session:
@@ -278,6 +287,7 @@ def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: i
 def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: int = 5) -> dict[str, Any]:
     """Resolve every step due at ``now``; a summary for logs and the CLI (``process_game`` commits each step)."""
     now = now or utcnow()
+    mailjobs.build_pending(engine)  # what a crash left between a step's commit and its mails
     with Session(engine) as session:
         due = due_games(session, now)
     summary: dict[str, Any] = {"now": iso(now), "games": 0, "steps": 0, "resolved": []}
