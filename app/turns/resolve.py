@@ -252,11 +252,11 @@ def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: i
     Commits its own transactions: one per attempt count, one per step resolved,
     then those that build the reports and mails the steps queued (``mailjobs``).
     """
-    try:
-        return _process_game(engine, game_id, now, max_attempts)
-    finally:
+    done = _process_game(engine, game_id, now, max_attempts)
+    if done:  # (a crash before this leaves the jobs to the next sweep)
         _checkpoint("after_step_commit")
         mailjobs.build_pending(engine, game_id)
+    return done
 
 
 def _process_game(engine: Engine, game_id: int, now: datetime, max_attempts: int) -> int:
