@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from app import mailjobs, reports
 from app.calendar import one_deadline_ics
-from app.db import get_engine, write_session
+from app.db import get_engine, is_sqlite, write_session
 from app.i18n import player_locale
 from app.links import prefs_link, seat_link
 from app.mailin import reply_address, return_path
@@ -112,6 +112,34 @@ def _claim(session: Session, mail: OutboxMail, now: datetime) -> bool:
     return result.rowcount == 1  # type: ignore[attr-defined]
 
 
+def claim_batch(engine: Any, now: datetime, limit: int) -> list[OutboxMail]:
+    """Lease up to ``limit`` due mails to this process for ``LEASE`` (a killed worker's lease runs out).
+
+    PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so workers on several hosts take
+    different mails without waiting on each other.  SQLite: one write
+    transaction claims the batch with conditional updates (one wait for the
+    write lock, not one per mail).  The rows keep the values read before the claim.
+    """
+    due = (select(OutboxMail).where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
+           .order_by(OutboxMail.id).limit(limit))
+    if not is_sqlite(engine):
+        with write_session(engine) as session:
+            rows = list(session.exec(due.with_for_update(skip_locked=True)).all())
+            if rows:
+                session.execute(
+                    update(OutboxMail).where(OutboxMail.id.in_([r.id for r in rows]))  # type: ignore[union-attr]
+                    .values(next_attempt_at=now + LEASE, attempts=OutboxMail.attempts + 1)
+                    .execution_options(synchronize_session=False)
+                )
+            return rows
+    with Session(engine) as session:
+        rows = list(session.exec(due).all())
+    if not rows:
+        return []
+    with write_session(engine) as session:
+        return [row for row in rows if _claim(session, row, now)]
+
+
 def _smtp(app: Flask) -> smtplib.SMTP:
     cfg = app.config
     cls = smtplib.SMTP_SSL if cfg["MAIL_USE_SSL"] else smtplib.SMTP
@@ -142,17 +170,7 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
     engine = get_engine(app)
     mailjobs.build_pending(engine)  # reports and mails of resolved steps not built yet (a crash in between)
     counts = {"sent": 0, "deferred": 0, "failed": 0, "local": 0}
-    with Session(engine) as session:
-        rows = session.exec(
-            select(OutboxMail)
-            .where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
-            .order_by(OutboxMail.id)
-            .limit(limit)
-        ).all()
-    claimed = []
-    if rows:  # one write transaction claims the batch (SQLite: one wait for the write lock, not one per mail)
-        with write_session(engine) as session:
-            claimed = [row for row in rows if _claim(session, row, now)]
+    claimed = claim_batch(engine, now, limit)
     conn: smtplib.SMTP | None = None
     try:
         for row, pdf, render_error in _with_reports(app, engine, claimed):

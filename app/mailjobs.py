@@ -22,7 +22,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app import notify
-from app.db import write_session
+from app.db import is_sqlite, write_session
 from app.models import MailJob
 
 log = logging.getLogger(__name__)
@@ -45,8 +45,31 @@ def pending_steps(session: Session, game_id: int | None = None, limit: int = SWE
     return [(r[0], r[1]) for r in rows]
 
 
+def _build_step_locked(engine: Engine, game_id: int, step_no: int) -> int:
+    """PostgreSQL: one transaction takes the step's jobs (``FOR UPDATE SKIP LOCKED``: a worker on
+    another host building them is skipped, not waited for), builds, stores and deletes them."""
+    with write_session(engine) as session:
+        jobs = list(session.exec(select(MailJob).where(MailJob.game_id == game_id, MailJob.step_no == step_no)
+                                 .order_by(col(MailJob.id)).with_for_update(skip_locked=True)).all())
+        made = notify.prepare_step(session, jobs)
+        _checkpoint("build_before_write")
+        for job_id, prepared in made:
+            session.execute(delete(MailJob).where(col(MailJob.id) == job_id))
+            if prepared is not None:
+                notify.store(session, prepared)
+        _checkpoint("build_before_commit")
+    _checkpoint("build_after_commit")
+    return len(made)
+
+
 def build_step(engine: Engine, game_id: int, step_no: int) -> int:
-    """Build and store the queued reports and mails of one step; how many jobs this call stored."""
+    """Build and store the queued reports and mails of one step; how many jobs this call stored.
+
+    SQLite: built while reading, then stored in one short write transaction (the
+    write lock is the database's one lock: orders wait on it).
+    """
+    if not is_sqlite(engine):
+        return _build_step_locked(engine, game_id, step_no)
     with Session(engine) as session:
         jobs = list(session.exec(select(MailJob).where(MailJob.game_id == game_id, MailJob.step_no == step_no)
                                  .order_by(col(MailJob.id))).all())
