@@ -10,13 +10,16 @@ which builds the same mail with the same Message-ID.
 
 Who calls it: ``process_game`` after its steps commit (the game's own jobs),
 ``process_due`` and ``mail.deliver_pending`` before their work (whatever a
-crash left).  An application context is needed (templates, ``MAIL_DOMAIN``).
+crash left).  With ``DELIVERY_WORKERS`` set, the resolver only queues and the
+delivery workers (``flask jobs worker``, on any host) build.  An application
+context is needed (templates, ``MAIL_DOMAIN``).
 """
 
 from __future__ import annotations
 
 import logging
 
+from flask import current_app, has_app_context
 from sqlalchemy import delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -33,6 +36,16 @@ SWEEP_LIMIT = 500
 
 def _checkpoint(name: str) -> None:
     """A named point in building; stress scripts replace this (``app.mailjobs._checkpoint``) to inject crashes."""
+
+
+def built_by_workers() -> bool:
+    """True when delivery workers (``flask jobs worker``) build and send, not the resolver's process."""
+    return has_app_context() and bool(current_app.config.get("DELIVERY_WORKERS"))
+
+
+def build_after_steps(engine: Engine, game_id: int | None = None) -> int:
+    """What the resolver does after committing steps: build their mails, unless workers do."""
+    return 0 if built_by_workers() else build_pending(engine, game_id)
 
 
 def pending_steps(session: Session, game_id: int | None = None, limit: int = SWEEP_LIMIT) -> list[tuple[int, int]]:

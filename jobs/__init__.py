@@ -27,7 +27,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 
 from app import turns
-from jobs import deadlines, lease, reminders
+from jobs import deadlines, lease, reminders, worker
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,9 @@ def _add_jobs(sched: BaseScheduler, app: Flask) -> None:
     common = {"coalesce": True, "max_instances": 1, "replace_existing": True, "misfire_grace_time": 300}
     sched.add_job(deadlines.sweep, "interval", seconds=SWEEP_SECONDS, args=[app], id="sweep-due-steps",
                   next_run_time=None, **common)
-    sched.add_job(deadlines.deliver, "interval", seconds=DELIVER_SECONDS, args=[app], id="deliver-mail",
-                  **common)
+    if not app.config.get("DELIVERY_WORKERS"):  # else ``flask jobs worker`` processes deliver
+        sched.add_job(deadlines.deliver, "interval", seconds=DELIVER_SECONDS, args=[app], id="deliver-mail",
+                      **common)
     sched.add_job(reminders.run, "interval", seconds=REMINDER_SECONDS, args=[app], id="reminders", **common)
     sched.add_job(reminders.send_digests, "cron", hour=DIGEST_HOUR_UTC, args=[app], id="daily-digest", **common)
     sched.add_job(_heartbeat, "interval", seconds=HEARTBEAT_SECONDS, args=[app, sched],
@@ -102,7 +103,8 @@ def wake_at(app: Flask, when) -> None:  # type: ignore[no-untyped-def]
                   replace_existing=True, misfire_grace_time=None, coalesce=True)
 
 
-jobs_cli = AppGroup("jobs", help="The scheduler (run exactly one per database).")
+jobs_cli = AppGroup("jobs", help="The scheduler (one active per database, others wait) and delivery workers.")
+jobs_cli.add_command(worker.worker_command)
 
 
 @jobs_cli.command("run")

@@ -255,7 +255,7 @@ def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: i
     done = _process_game(engine, game_id, now, max_attempts)
     if done:  # (a crash before this leaves the jobs to the next sweep)
         _checkpoint("after_step_commit")
-        mailjobs.build_pending(engine, game_id)
+        mailjobs.build_after_steps(engine, game_id)
     return done
 
 
@@ -287,7 +287,7 @@ def _process_game(engine: Engine, game_id: int, now: datetime, max_attempts: int
 def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: int = 5) -> dict[str, Any]:
     """Resolve every step due at ``now``; a summary for logs and the CLI (``process_game`` commits each step)."""
     now = now or utcnow()
-    mailjobs.build_pending(engine)  # what a crash left between a step's commit and its mails
+    mailjobs.build_after_steps(engine)  # what a crash left between a step's commit and its mails
     with Session(engine) as session:
         due = due_games(session, now)
     summary: dict[str, Any] = {"now": iso(now), "games": 0, "steps": 0, "resolved": []}

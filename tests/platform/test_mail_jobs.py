@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import Session, select
 
 from app import mailjobs, turns
-from app.db import get_engine
+from app.db import get_engine, write_session
 from app.games import get_rules
 from app.mail import deliver_pending
 from app.models import MailJob, OutboxMail, Report, Step, utcnow
@@ -83,3 +83,35 @@ def test_a_late_build_shows_the_step_as_it_opened(app, runner, monkeypatch):
                 assert all(e["step"] < step_no for e in report.context["events"])
             sent = s.exec(select(OutboxMail).where(OutboxMail.step_no == step_no, OutboxMail.kind == "turn")).all()
             assert len(sent) == 2
+
+
+def test_with_delivery_workers_the_resolver_only_queues_and_a_worker_builds_and_delivers(app, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--hours", "1")
+    app.config["DELIVERY_WORKERS"] = True
+    with app.app_context():  # a step resolved now (its deadline moved into the past)
+        game = game_row(app, made["game"])
+        with write_session(get_engine(app)) as s:
+            game.deadline = utcnow() - timedelta(minutes=1)
+            s.add(game)
+        assert turns.process_due(get_engine(app), utcnow())["steps"] == 1
+    assert len(_jobs(app)) == 2 and not mails(app, kind="turn")
+    result = runner.invoke(args=["jobs", "worker", "--once", "--poll", "0"])
+    assert result.exit_code == 0, result.output
+    turn = mails(app, kind="turn")
+    assert len(turn) == 2 and {m.status for m in turn} == {"local"} and _jobs(app) == []
+    assert game_row(app, made["game"]).step_no == 2
+
+
+def test_the_scheduler_leaves_delivery_to_the_workers(app):
+    import jobs
+
+    app.config["DELIVERY_WORKERS"] = True
+    sched = jobs.init_scheduler(app)
+    try:
+        ids = {j.id for j in sched.get_jobs()}
+        assert "sweep-due-steps" in ids and "deliver-mail" not in ids
+    finally:
+        sched.shutdown(wait=False)
+        jobs._running.pop(id(app), None)
+        turns.DEADLINE_LISTENERS.clear()
+        jobs.lease.release(app, jobs.holder_id())
