@@ -1,7 +1,9 @@
 """Outgoing mail: the outbox, message building and SMTP delivery.
 
-Mails are rows written in the same transaction as the change they report.
-``deliver_pending`` sends them after commit, retries temporary failures with
+Mails are rows written in the same transaction as the change they report,
+or, for a resolved step, built after its commit from the jobs it queued
+(``app.mailjobs``, which ``deliver_pending`` runs first).  ``deliver_pending``
+leases a batch (``claim_batch``) and sends it, retries temporary failures with
 backoff and jitter, and never retries a permanent (5xx) refusal.  Every mail
 has a stable Message-ID per (game, seat, step, kind), so a resend after a
 crash is recognisable as the same message, and all mails of one seat in one

@@ -8,6 +8,9 @@ transactions: a failed attempt is counted in a transaction committed before
 the resolution starts, so a killed process counts too.  A step resolves in the
 same transaction that claims it (conditional update on the game's step
 number), so two processors or a crash can never resolve it twice or lose it.
+That transaction stores the state, events and orders and queues the step's
+mails as ``MailJob`` rows; the reports and mails are built after commit
+(``app.mailjobs``), so the write lock is held for the step alone.
 """
 
 from __future__ import annotations
@@ -158,7 +161,7 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
 def open_step(
     session: Session, game: Game, rules: Rules, state: dict[str, Any], now: datetime, *, first: bool = False
 ) -> None:
-    """Make ``state`` the game's open step: owed seats, deadline, bot orders, mails."""
+    """Make ``state`` the game's open step: owed seats, deadline, bot orders, mails queued (not built)."""
     owed = rules.owed(state)
     key = rules.turn_key(state)
     game.state = state
