@@ -18,7 +18,7 @@ import signal
 import time
 
 import click
-from flask import current_app
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app.mail import deliver_pending
@@ -29,7 +29,7 @@ BATCH = 20
 POLL_SECONDS = 2.0
 
 
-def work(app, *, batch: int = BATCH, poll: float = POLL_SECONDS, once: bool = False,
+def work(app: Flask, *, batch: int = BATCH, poll: float = POLL_SECONDS, once: bool = False,
          stop: list[bool] | None = None) -> int:
     """Deliver batches until stopped (or, with ``once``, until nothing is due); mails handled."""
     stop = stop if stop is not None else [False]
