@@ -1,7 +1,9 @@
 """Outgoing mail: the outbox, message building and SMTP delivery.
 
-Mails are rows written in the same transaction as the change they report.
-``deliver_pending`` sends them after commit, retries temporary failures with
+Mails are rows written in the same transaction as the change they report,
+or, for a resolved step, built after its commit from the jobs it queued
+(``app.mailjobs``, which ``deliver_pending`` runs first).  ``deliver_pending``
+leases a batch (``claim_batch``) and sends it, retries temporary failures with
 backoff and jitter, and never retries a permanent (5xx) refusal.  Every mail
 has a stable Message-ID per (game, seat, step, kind), so a resend after a
 crash is recognisable as the same message, and all mails of one seat in one
@@ -24,13 +26,14 @@ from flask import Flask, current_app
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from app import reports
+from app import mailjobs, reports
 from app.calendar import one_deadline_ics
-from app.db import get_engine, write_session
+from app.db import get_engine, is_sqlite, write_session
 from app.i18n import player_locale
 from app.links import prefs_link, seat_link
 from app.mailin import reply_address, return_path
 from app.models import OutboxMail, Player, Report, Seat, utcnow
+from app.outbox import clean_header, message_id, queue_mail  # noqa: F401 (app.mail.queue_mail is imported elsewhere)
 from app.render_pool import render_batch
 from app.tokens import LINK_PLACEHOLDER, PREFS_PLACEHOLDER
 
@@ -39,49 +42,6 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(minutes=10)
 GIVE_UP_AFTER = timedelta(days=5)
 _jitter = random.SystemRandom()
-
-
-def clean_header(value: str) -> str:
-    """A header value with no line breaks (no header injection)."""
-    return " ".join(str(value).replace("\r", " ").replace("\n", " ").split())[:300]
-
-
-def message_id(thread: str, step_no: int, kind: str, domain: str) -> str:
-    if kind == "start":
-        return f"<{thread}@{domain}>"
-    return f"<{thread}.s{step_no}.{kind}@{domain}>"
-
-
-def queue_mail(
-    session: Session,
-    *,
-    game_id: int | None,
-    step_no: int,
-    seat: str,
-    kind: str,
-    to_addr: str,
-    subject: str,
-    text: str,
-    html: str,
-    report_id: int | None,
-    thread: str,
-    now: datetime | None = None,
-) -> OutboxMail:
-    """Put one mail in the outbox (once: a second call with the same identity is a no-op)."""
-    domain = current_app.config["MAIL_DOMAIN"]
-    mid = message_id(thread, step_no, kind, domain)
-    existing = session.exec(select(OutboxMail).where(OutboxMail.message_id == mid)).first()
-    if existing is not None:
-        return existing
-    root = "" if kind == "start" else f"<{thread}@{domain}>"
-    row = OutboxMail(
-        message_id=mid, game_id=game_id, step_no=step_no, seat=seat, kind=kind, to_addr=to_addr,
-        subject=clean_header(subject), text=text, html=html, references=root, report_id=report_id,
-        created_at=now or utcnow(), next_attempt_at=now or utcnow(),
-    )
-    session.add(row)
-    session.flush()
-    return row
 
 
 def held_seat(session: Session, mail: OutboxMail) -> Seat | None:
@@ -169,6 +129,34 @@ def _claim(session: Session, mail: OutboxMail, now: datetime) -> bool:
     return result.rowcount == 1  # type: ignore[attr-defined]
 
 
+def claim_batch(engine: Any, now: datetime, limit: int) -> list[OutboxMail]:
+    """Lease up to ``limit`` due mails to this process for ``LEASE`` (a killed worker's lease runs out).
+
+    PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so workers on several hosts take
+    different mails without waiting on each other.  SQLite: one write
+    transaction claims the batch with conditional updates (one wait for the
+    write lock, not one per mail).  The rows keep the values read before the claim.
+    """
+    due = (select(OutboxMail).where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
+           .order_by(OutboxMail.id).limit(limit))
+    if not is_sqlite(engine):
+        with write_session(engine) as session:
+            rows = list(session.exec(due.with_for_update(skip_locked=True)).all())
+            if rows:
+                session.execute(
+                    update(OutboxMail).where(OutboxMail.id.in_([r.id for r in rows]))  # type: ignore[union-attr]
+                    .values(next_attempt_at=now + LEASE, attempts=OutboxMail.attempts + 1)
+                    .execution_options(synchronize_session=False)
+                )
+            return rows
+    with Session(engine) as session:
+        rows = list(session.exec(due).all())
+    if not rows:
+        return []
+    with write_session(engine) as session:
+        return [row for row in rows if _claim(session, row, now)]
+
+
 def _smtp(app: Flask) -> smtplib.SMTP:
     cfg = app.config
     cls = smtplib.SMTP_SSL if cfg["MAIL_USE_SSL"] else smtplib.SMTP
@@ -197,18 +185,9 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
     now = now or utcnow()
     engine = get_engine(app)
+    mailjobs.build_pending(engine)  # reports and mails of resolved steps not built yet (a crash in between)
     counts = {"sent": 0, "deferred": 0, "failed": 0, "local": 0}
-    with Session(engine) as session:
-        rows = session.exec(
-            select(OutboxMail)
-            .where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
-            .order_by(OutboxMail.id)
-            .limit(limit)
-        ).all()
-    claimed = []
-    if rows:  # one write transaction claims the batch (SQLite: one wait for the write lock, not one per mail)
-        with write_session(engine) as session:
-            claimed = [row for row in rows if _claim(session, row, now)]
+    claimed = claim_batch(engine, now, limit)
     conn: smtplib.SMTP | None = None
     try:
         for row, pdf, render_error in _with_reports(app, engine, claimed):

@@ -147,6 +147,23 @@ class Report(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class MailJob(SQLModel, table=True):
+    """A seat's report and mail still to build for one step (``app.mailjobs``).
+
+    The step's transaction only writes this row; the report context and the
+    mail are built from the stored step after commit, and the row is deleted in
+    the transaction that writes them (so each is built once).
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "step_no", "seat", "kind"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    step_no: int
+    seat: str
+    kind: str = "turn"  # start, turn, end
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 class OutboxMail(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, index=True)

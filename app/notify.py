@@ -1,22 +1,26 @@
 """What the players are told after a step: report contexts and outbox mails.
 
-Everything here is drawn from views (``rules.view``), never from the raw state,
-and written in the resolution's transaction (the outbox pattern).
+Everything here is drawn from views (``rules.view``), never from the raw state.
+A resolved step only names what to build (``queue_turn_reports``: ``MailJob``
+rows, in the step's transaction); ``app.mailjobs`` builds the reports and mails
+from the stored step after commit (``prepare_step``, then ``store``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flask import render_template
 from sqlmodel import Session, select
 
+from app.games import get_rules
 from app.games.base import Rules
 from app.i18n import gettext, player_locale
 from app.kinds import GameStatus, OutboxStatus
-from app.mail import queue_mail
-from app.models import Event, Game, Player, Report, Seat, iso
+from app.models import Event, Game, MailJob, Player, Report, Seat, Step, iso
+from app.outbox import queue_mail
 from app.report_html import map_view
 from app.tokens import LINK_PLACEHOLDER
 
@@ -25,46 +29,56 @@ def visible(event: Event, seat: str | None) -> bool:
     return event.to is None or (seat is not None and seat in event.to)
 
 
-def events_for(session: Session, game: Game, seat: str | None, since_step: int) -> list[dict[str, Any]]:
-    rows = session.exec(
-        select(Event)
-        .where(Event.game_id == game.id, Event.step_no >= since_step)
-        .order_by(Event.step_no, Event.seq)
-    ).all()
+def events_for(session: Session, game: Game, seat: str | None, since_step: int,
+               until_step: int | None = None) -> list[dict[str, Any]]:
+    """The events a seat may see from step ``since_step`` on (before ``until_step`` when given)."""
+    query = select(Event).where(Event.game_id == game.id, Event.step_no >= since_step)
+    if until_step is not None:
+        query = query.where(Event.step_no < until_step)
+    rows = session.exec(query.order_by(Event.step_no, Event.seq)).all()
     return [{"step": e.step_no, "text": e.message} for e in rows if visible(e, seat)]
 
 
 def report_context(
     session: Session, game: Game, rules: Rules, seat: Seat, player: Player | None, now: datetime,
-    public_view: dict[str, Any] | None = None,
+    public_view: dict[str, Any] | None = None, step: Step | None = None,
 ) -> dict[str, Any]:
     """The data of one seat's report (JSON), from that seat's view only.
 
-    With ``public_view`` (``report_html.map_view``: what a spectator sees) the
-    report's map page is drawn from it: the same page for every seat of the step,
-    so it is rendered once (``report_html.map_key``).
+    With ``step`` the report is the one of that step, drawn from the step's
+    stored state (what the seat saw when it opened), else from the game's open
+    step.  With ``public_view`` (``report_html.map_view``: what a spectator
+    sees) the report's map page is drawn from it: the same page for every seat
+    of the step, so it is rendered once (``report_html.map_key``).
     """
+    if step is None:
+        step_no, state, owed, turn_key = game.step_no, game.state, game.owed, game.turn_key
+        deadline, status, until = game.deadline, game.status, None
+    else:
+        step_no, state, owed, turn_key, deadline = step.step_no, step.state, step.owed, step.turn_key, step.deadline
+        ended = rules.outcome(state) is not None or not owed
+        status, until = (GameStatus.FINISHED if ended else GameStatus.RUNNING), step_no
     last = session.exec(
         select(Report.step_no)
-        .where(Report.game_id == game.id, Report.seat == seat.seat, Report.step_no < game.step_no)
+        .where(Report.game_id == game.id, Report.seat == seat.seat, Report.step_no < step_no)
         .order_by(Report.step_no.desc())  # type: ignore[attr-defined]
     ).first()
-    finished = game.status == GameStatus.FINISHED
+    finished = status == GameStatus.FINISHED
     ctx = {
         "game": {
-            "id": game.id, "slug": game.slug, "title": game.title, "step_no": game.step_no,
-            "turn_key": game.turn_key, "status": game.status, "seed_hash": game.seed_hash,
+            "id": game.id, "slug": game.slug, "title": game.title, "step_no": step_no,
+            "turn_key": turn_key, "status": status, "seed_hash": game.seed_hash,
             "seed": game.seed if finished else None, "options": game.options,
         },
         "seat": seat.seat,
         "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC",
                    "language": player.language if player else "en"},
-        "view": rules.view(game.state, seat.seat),
-        "events": events_for(session, game, seat.seat, last if last is not None else 0),
-        "prompt": game.owed.get(seat.seat),
-        "waiting_for": sorted(s for s in game.owed if s != seat.seat),
-        "deadline": iso(game.deadline),
-        "outcome": rules.outcome(game.state),
+        "view": rules.view(state, seat.seat),
+        "events": events_for(session, game, seat.seat, last if last is not None else 0, until),
+        "prompt": owed.get(seat.seat),
+        "waiting_for": sorted(s for s in owed if s != seat.seat),
+        "deadline": iso(deadline),
+        "outcome": rules.outcome(state),
         "made_at": iso(now),
     }
     if public_view is not None:
@@ -83,34 +97,67 @@ def _seat_players(session: Session, game: Game) -> list[tuple[Seat, Player]]:
     return out
 
 
+@dataclass
+class Prepared:
+    """A seat's report and mail, built (the expensive part) and ready to store."""
+
+    game_id: int
+    step_no: int
+    seat: str
+    kind: str
+    context: dict[str, Any]
+    to_addr: str
+    digest: bool  # held for the daily digest
+    now: datetime
+    mail: tuple[str, str, str] | None  # subject, text, html; None: no mail (unsubscribed from news)
+
+
+def prepare(
+    session: Session, game: Game, rules: Rules, seat: Seat, player: Player, kind: str, now: datetime,
+    public_view: dict[str, Any] | None = None, step: Step | None = None,
+) -> Prepared:
+    """Build one seat's report context and mail bodies (reads only)."""
+    ctx = report_context(session, game, rules, seat, player, now, public_view, step)
+    optional = kind == "turn" and not ctx["prompt"]  # nothing owed: news only
+    mail = None
+    if not optional or player.optional_mail:  # unsubscribed from news: the report stays on the player's page
+        with player_locale(player.language):
+            mail = (render_template("mail/subject.txt", ctx=ctx, kind=kind).strip(),
+                    render_template("mail/turn.txt", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER),
+                    render_template("mail/turn.html", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER))
+    return Prepared(game_id=game.id or 0, step_no=ctx["game"]["step_no"], seat=seat.seat, kind=kind, context=ctx,
+                    to_addr=player.email, digest=optional and player.digest, now=now, mail=mail)
+
+
+def store(session: Session, made: Prepared) -> None:
+    """Write a prepared report (once per game, step and seat) and queue its mail (once per Message-ID)."""
+    report = session.exec(
+        select(Report).where(Report.game_id == made.game_id, Report.step_no == made.step_no,
+                             Report.seat == made.seat)
+    ).first()
+    if report is None:
+        report = Report(game_id=made.game_id, step_no=made.step_no, seat=made.seat, context=made.context,
+                        created_at=made.now)
+        session.add(report)
+        session.flush()
+    if made.mail is None:
+        return
+    subject, text, html = made.mail
+    row = queue_mail(
+        session, game_id=made.game_id, step_no=made.step_no, seat=made.seat, kind=made.kind,
+        to_addr=made.to_addr, subject=subject, text=text, html=html, report_id=report.id,
+        thread=f"g{made.game_id}.{made.seat}", now=made.now,
+    )
+    if made.digest and row.status == OutboxStatus.PENDING:
+        row.status = OutboxStatus.DIGEST  # held for the daily digest
+        session.add(row)
+
+
 def _report_and_mail(
     session: Session, game: Game, rules: Rules, seat: Seat, player: Player, kind: str, now: datetime,
     public_view: dict[str, Any] | None = None,
 ) -> None:
-    existing = session.exec(
-        select(Report).where(Report.game_id == game.id, Report.step_no == game.step_no,
-                             Report.seat == seat.seat)
-    ).first()
-    ctx = report_context(session, game, rules, seat, player, now, public_view)
-    if existing is None:
-        existing = Report(game_id=game.id, step_no=game.step_no, seat=seat.seat, context=ctx, created_at=now)
-        session.add(existing)
-        session.flush()
-    optional = kind == "turn" and not ctx["prompt"]  # nothing owed: news only
-    if optional and not player.optional_mail:
-        return  # unsubscribed from news; the report stays on the player's page
-    with player_locale(player.language):
-        subject = render_template("mail/subject.txt", ctx=ctx, kind=kind).strip()
-        text = render_template("mail/turn.txt", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
-        html = render_template("mail/turn.html", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER)
-    row = queue_mail(
-        session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=kind,
-        to_addr=player.email, subject=subject, text=text, html=html, report_id=existing.id,
-        thread=f"g{game.id}.{seat.seat}", now=now,
-    )
-    if optional and player.digest and row.status == OutboxStatus.PENDING:
-        row.status = OutboxStatus.DIGEST  # held for the daily digest
-        session.add(row)
+    store(session, prepare(session, game, rules, seat, player, kind, now, public_view))
 
 
 def game_started(session: Session, game: Game, rules: Rules, now: datetime) -> None:
@@ -120,10 +167,40 @@ def game_started(session: Session, game: Game, rules: Rules, now: datetime) -> N
 
 
 def turn_reports(session: Session, game: Game, rules: Rules, seats: list[Seat], now: datetime) -> None:
+    """Build and queue the reports of the game's open step now, in the caller's transaction."""
     kind = "end" if game.status == GameStatus.FINISHED else "turn"
     public = map_view(rules, game.state)
     for seat, player in _seat_players(session, game):
         _report_and_mail(session, game, rules, seat, player, kind, now, public)
+
+
+def queue_turn_reports(session: Session, game: Game, now: datetime) -> None:
+    """Name the reports and mails of the step just opened; ``app.mailjobs`` builds them after commit."""
+    kind = "end" if game.status == GameStatus.FINISHED else "turn"
+    for seat, _player in _seat_players(session, game):
+        session.add(MailJob(game_id=game.id or 0, step_no=game.step_no, seat=seat.seat, kind=kind, created_at=now))
+
+
+def prepare_step(session: Session, jobs: list[MailJob]) -> list[tuple[int, Prepared | None]]:
+    """Build the queued reports of one step (the jobs of one game and step) from its stored state; reads only."""
+    if not jobs:
+        return []
+    game = session.get(Game, jobs[0].game_id)
+    step = session.exec(select(Step).where(Step.game_id == jobs[0].game_id,
+                                           Step.step_no == jobs[0].step_no)).first()
+    if game is None or step is None:
+        return [(job.id or 0, None) for job in jobs]
+    rules = get_rules(game.slug)
+    public = map_view(rules, step.state)
+    out: list[tuple[int, Prepared | None]] = []
+    for job in jobs:
+        seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == job.seat)).first()
+        player = session.get(Player, seat.player_id) if seat is not None and seat.player_id else None
+        if seat is None or player is None:
+            out.append((job.id or 0, None))
+            continue
+        out.append((job.id or 0, prepare(session, game, rules, seat, player, job.kind, job.created_at, public, step)))
+    return out
 
 
 def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, player: Player,

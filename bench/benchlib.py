@@ -49,7 +49,7 @@ BASE_URL = "https://pbem.example.org"
 def app_config(db_path: str, smtp_port: int | None = None, **extra: Any) -> dict[str, Any]:
     cfg: dict[str, Any] = {
         "SECRET_KEY": SECRET,
-        "DATABASE_URL": f"sqlite:///{db_path}",
+        "DATABASE_URL": db_path if "://" in db_path else f"sqlite:///{db_path}",  # a path or a database URL
         "BASE_URL": BASE_URL,
         "MAIL_SERVER": "127.0.0.1" if smtp_port else "",
         "MAIL_PORT": smtp_port or 25,

@@ -16,8 +16,15 @@ reports: WeasyPrint alone rendering the report's HTML frozen as a static page
 (same size, same SVG board and QR code; no templates, no database, no app).
 Ideal storm time = sum over reports of the floor / cores.
 
-Goals: total <= 1.25 x ideal; first mail <= 30 s after the deadline; peak RSS <= 1 GiB.
-The last line is the headline ratio; the exit status is 1 when a goal is missed.
+The headline: the storm's time against its own real report renders (the
+platform's renders of the storm's steps, timed one by one on a sample, the map
+page once per step) divided by the render workers: what is left above 1.0x is
+platform overhead (resolution, contexts, mail bodies, database, SMTP).  The
+static-page floor is the second line.
+
+Goals: total <= 1.15 x the real renders / workers; total <= 1.25 x the static
+floor; first mail <= 3 s after the deadline; peak RSS <= 1 GiB.  The last line
+is the headline ratio; the exit status is 1 when a goal is missed.
 """
 
 from __future__ import annotations
@@ -39,7 +46,8 @@ import benchlib  # noqa: E402
 benchlib.ensure_env()
 
 GOAL_RATIO = 1.25
-GOAL_FIRST_MAIL = 30.0
+GOAL_REAL = 1.15
+GOAL_FIRST_MAIL = 3.0
 GOAL_RSS_MIB = 1024
 
 
@@ -268,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     if ideal_before_per_report is None:
         ideal_before_per_report = ideal_after / reports
     ideal = (ideal_before_per_report * reports + ideal_after) / 2
-    real_ideal = sum(n * floor[s]["real"] for s, n in by_slug.items()) / cores
+    real_ideal = sum(n * floor[s]["real"] for s, n in by_slug.items()) / workers
+    real_ratio = res["total"] / real_ideal if real_ideal else float("inf")
     ratio = res["total"] / ideal if ideal else float("inf")
     rss_mib = sampler.peak_kib / 1024
     mail = res["mail"]
@@ -284,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     first_ok = res["first_mail"] <= GOAL_FIRST_MAIL
     rss_ok = rss_mib <= GOAL_RSS_MIB
     ratio_ok = ratio <= GOAL_RATIO
+    real_ok = real_ratio <= GOAL_REAL
     summary = [
         ["all steps resolved", f"{res.get('resolved_at', float('nan')):.1f} s", ""],
         ["mails handed to SMTP", f"{smtp.sink.count} ({smtp.sink.with_pdf} with PDF)", ""],
@@ -293,8 +303,9 @@ def main(argv: list[str] | None = None) -> int:
          f"{cores} plain WeasyPrint processes on static pages, before {ideal_before_per_report * reports:.1f} s"
          f" / after {ideal_after:.1f} s the storm"],
         ["same from the one-core floor", f"{serial_ideal:.1f} s", "one process, floor / cores"],
-        ["ideal with real report renders", f"{real_ideal:.1f} s", f"{res['total'] / real_ideal:.2f}x"],
-        ["storm / ideal", f"{ratio:.2f}x", f"goal <= {GOAL_RATIO}x: {'ok' if ratio_ok else 'MISSED'}"],
+        ["ideal with real report renders", f"{real_ideal:.1f} s", f"real renders x reports / {workers} workers"],
+        ["storm / real renders", f"{real_ratio:.2f}x", f"goal <= {GOAL_REAL}x: {'ok' if real_ok else 'MISSED'}"],
+        ["storm / ideal (static floor)", f"{ratio:.2f}x", f"goal <= {GOAL_RATIO}x: {'ok' if ratio_ok else 'MISSED'}"],
         ["first mail after deadline", f"{res['first_mail']:.1f} s",
          f"goal <= {GOAL_FIRST_MAIL:.0f} s: {'ok' if first_ok else 'MISSED'}"],
         ["peak RSS, all processes", f"{rss_mib:.0f} MiB in {sampler.peak_procs} processes",
@@ -309,9 +320,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({
             "games": games, "reports": reports, "cores": cores, "workers": workers, "result": res,
-            "floor": floor, "ideal": ideal, "ratio": ratio, "peak_rss_mib": rss_mib}, indent=2))
-    print(f"storm: {ratio:.2f}x floor (goal <= {GOAL_RATIO}x)")
-    return 0 if ratio_ok and first_ok and rss_ok and complete else 1
+            "floor": floor, "ideal": ideal, "ratio": ratio, "real_ideal": real_ideal, "real_ratio": real_ratio,
+            "peak_rss_mib": rss_mib}, indent=2))
+    print(f"storm static floor: {ratio:.2f}x (goal <= {GOAL_RATIO}x)")
+    print(f"storm: {real_ratio:.2f}x real renders / workers (goal <= {GOAL_REAL}x)")
+    return 0 if real_ok and ratio_ok and first_ok and rss_ok and complete else 1
 
 
 if __name__ == "__main__":

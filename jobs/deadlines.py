@@ -42,7 +42,7 @@ def sweep(app: Flask) -> None:
                      summary["steps"], summary["games"], leagues["recorded"], leagues["rounds"], took)
         else:
             log.debug("sweep: nothing due, in %.2f s", took)
-        if summary["steps"]:
+        if summary["steps"] and not app.config.get("DELIVERY_WORKERS"):
             deliver(app)
 
 

@@ -1,4 +1,8 @@
-"""A lease row that lets exactly one scheduler run against a database."""
+"""A lease row that lets exactly one scheduler run against a database.
+
+The holder renews it every ``HEARTBEAT_SECONDS``; a standby (``flask jobs run``
+while another runs) takes it once it has not been renewed for ``TTL``.
+"""
 
 from __future__ import annotations
 
@@ -29,16 +33,22 @@ def acquire(app: Flask, holder: str, now: datetime | None = None) -> bool:
     return True
 
 
-def heartbeat(app: Flask, holder: str) -> None:
+def heartbeat(app: Flask, holder: str) -> bool:
+    """Renew the lease; False (nothing written) when another scheduler holds a fresh one: it took over."""
     now = utcnow()
     with write_session(get_engine(app)) as session:
         row = session.get(Meta, KEY) or Meta(key=KEY)
+        if row.value:
+            data = json.loads(row.value)
+            if data["holder"] != holder and datetime.fromisoformat(data["until"]) > now:
+                return False
         row.value = json.dumps({"holder": holder, "until": (now + TTL).isoformat()})
         session.add(row)
         beat = session.get(Meta, "last_sweep") or Meta(key="last_sweep")
         if not beat.value:
             beat.value = now.isoformat()
             session.add(beat)
+    return True
 
 
 def release(app: Flask, holder: str) -> None:

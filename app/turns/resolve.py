@@ -8,6 +8,9 @@ transactions: a failed attempt is counted in a transaction committed before
 the resolution starts, so a killed process counts too.  A step resolves in the
 same transaction that claims it (conditional update on the game's step
 number), so two processors or a crash can never resolve it twice or lose it.
+That transaction stores the state, events and orders and queues the step's
+mails as ``MailJob`` rows; the reports and mails are built after commit
+(``app.mailjobs``), so the write lock is held for the step alone.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app import deadlines, ladder, notify
+from app import deadlines, ladder, mailjobs, notify
 from app.db import is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import Rules, step_rng
@@ -158,7 +161,7 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
 def open_step(
     session: Session, game: Game, rules: Rules, state: dict[str, Any], now: datetime, *, first: bool = False
 ) -> None:
-    """Make ``state`` the game's open step: owed seats, deadline, bot orders, mails."""
+    """Make ``state`` the game's open step: owed seats, deadline, bot orders, mails queued (not built)."""
     owed = rules.owed(state)
     key = rules.turn_key(state)
     game.state = state
@@ -187,7 +190,7 @@ def open_step(
     update_all_in(session, game)
     humans_owe = any(s.seat in owed and s.player_id for s in seats)
     if not first and (game.status == GameStatus.FINISHED or (humans_owe and key != game.notified_key)):
-        notify.turn_reports(session, game, rules, list(seats), now)
+        notify.queue_turn_reports(session, game, now)  # built after commit (app.mailjobs)
         game.notified_key = key
     elif first:
         game.notified_key = key
@@ -249,8 +252,17 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
 def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: int = 5) -> int:
     """Resolve every step of one game that is due now; the number resolved.
 
-    Commits its own transactions: one per attempt count, one per step resolved.
+    Commits its own transactions: one per attempt count, one per step resolved,
+    then those that build the reports and mails the steps queued (``mailjobs``).
     """
+    done = _process_game(engine, game_id, now, max_attempts)
+    if done:  # (a crash before this leaves the jobs to the next sweep)
+        _checkpoint("after_step_commit")
+        mailjobs.build_after_steps(engine, game_id)
+    return done
+
+
+def _process_game(engine: Engine, game_id: int, now: datetime, max_attempts: int) -> int:
     done = 0
     while done < MAX_STEPS_PER_TICK:
         with Session(engine) as session:
@@ -278,6 +290,7 @@ def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: i
 def process_due(engine: Engine, now: datetime | None = None, *, max_attempts: int = 5) -> dict[str, Any]:
     """Resolve every step due at ``now``; a summary for logs and the CLI (``process_game`` commits each step)."""
     now = now or utcnow()
+    mailjobs.build_after_steps(engine)  # what a crash left between a step's commit and its mails
     with Session(engine) as session:
         due = due_games(session, now)
     summary: dict[str, Any] = {"now": iso(now), "games": 0, "steps": 0, "resolved": []}

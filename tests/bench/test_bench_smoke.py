@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 BENCHES = {
-    "storm": (["storm.py", "--smoke"], r"^storm: \d+\.\d\dx floor \(goal <= 1\.25x\)$"),
+    "storm": (["storm.py", "--smoke"], r"^storm: \d+\.\d\dx real renders / workers \(goal <= 1\.15x\)$"),
     "submit_load": (["submit_load.py", "--smoke"], r"^submit_load: \d+\.\d\dx bare Flask p99 \(goal <= 3x\)$"),
     "engines": (["engines.py", "--smoke"], r"^engines: \d+\.\d\d% of render, worst \w+ \(goal <= 5%\)$"),
 }

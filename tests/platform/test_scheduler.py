@@ -54,3 +54,32 @@ def test_scheduler_resolves_a_short_deadline_without_waiting_for_the_sweep(app, 
 def _no_listeners_left():
     yield
     turns.DEADLINE_LISTENERS.clear()
+
+
+def test_a_scheduler_whose_lease_was_taken_over_stops_renewing_it(app):
+    assert lease.acquire(app, "host-a:1")
+    assert lease.heartbeat(app, "host-a:1"), "the holder renews"
+    assert not lease.heartbeat(app, "host-b:2"), "a fresh lease of another is left alone"
+    lease.release(app, "host-a:1")
+    assert lease.heartbeat(app, "host-b:2")
+
+
+def test_jobs_run_waits_as_a_hot_standby_and_takes_over(app, runner, monkeypatch):
+    from apscheduler.schedulers.blocking import BlockingScheduler
+
+    assert lease.acquire(app, "active-host:1")
+    naps = []
+
+    def nap(seconds):  # the active scheduler dies while the standby waits: its lease runs out
+        naps.append(seconds)
+        if len(naps) == 2:
+            lease.release(app, "active-host:1")
+
+    started = []
+    monkeypatch.setattr(jobs.time, "sleep", nap)
+    monkeypatch.setattr(BlockingScheduler, "start", lambda self, *a, **k: started.append(self))
+    result = runner.invoke(args=["jobs", "run"])
+    assert result.exit_code == 0, result.output
+    assert "standby" in result.output and "scheduler running" in result.output
+    assert len(naps) == 2 and naps[0] == jobs.STANDBY_POLL_SECONDS and len(started) == 1
+    assert lease.acquire(app, "another-host:1"), "the lease was released on the way out"

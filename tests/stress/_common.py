@@ -122,14 +122,15 @@ def processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p:
     mail goes out on the real clock.  With ``final`` the last delivery looks past the
     10-minute lease a killed processor may have left on a mail (as waiting would).  Acknowledged orders (after
     commit) are appended to ``ack_file``.  With ``crash_p`` the process SIGKILLs itself at
-    a resolution checkpoint with that probability.
+    a resolution checkpoint with that probability, and at each checkpoint of building a
+    resolved step's reports and mails after its commit (``app.mailjobs``).
     """
     import random
     from datetime import datetime
 
     from sqlmodel import Session, select
 
-    from app import turns
+    from app import mailjobs, turns
     from app.db import get_engine
     from app.games import get_rules
     from app.mail import deliver_pending
@@ -145,6 +146,7 @@ def processor(url: str, smtp_port: int, clock_file: str, ack_file: str, crash_p:
                 os.kill(os.getpid(), signal.SIGKILL)
 
         turns.resolve._checkpoint = checkpoint
+        mailjobs._checkpoint = checkpoint
     engine = get_engine(app)
     rules = get_rules("toy")
     if not quiet:
@@ -198,7 +200,7 @@ def check_exactly_once(app, sink, game_ids: list[int], rounds: int, ack_file: st
     from sqlmodel import Session, select
 
     from app.db import get_engine
-    from app.models import Event, Game, Order, OutboxMail, Step
+    from app.models import Event, Game, MailJob, Order, OutboxMail, Step
     from app.verify import replay_game
 
     problems: list[str] = []
@@ -252,6 +254,9 @@ def check_exactly_once(app, sink, game_ids: list[int], rounds: int, ack_file: st
             if not report.ok:
                 problems.append(f"game {gid}: replay: {report.problems[:2]}")
         rows = s.exec(select(OutboxMail).where(OutboxMail.game_id.in_(game_ids))).all()  # type: ignore[attr-defined]
+        left = s.exec(select(MailJob)).all()
+    if left:
+        problems.append(f"{len(left)} queued mails never built, e.g. game {left[0].game_id} step {left[0].step_no}")
     counts["mails_outbox"] = len(rows)
     expected = sum(2 * (1 + rounds) for _ in game_ids)
     if len(rows) != expected:
