@@ -183,8 +183,9 @@ class Rules(Protocol):
     def robot_seats(self, options: dict[str, Any]) -> list[str]:
         """Seats the game plays itself inside ``resolve``; they never owe."""
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
-        """The bot's order (bot seats and auto-command)."""
+    def ai_order(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Order:
+        """The bot's order (bot seats and auto-command), decided from what the seat may know:
+        ``view(state, seat)`` and ``owed(state)[seat]``, never the state."""
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         """The board drawn from a view, as one SVG; ``""`` when the game draws none."""
@@ -296,12 +297,16 @@ class BaseRules(ABC):
         seats no player there).  Default: none."""
         return []
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
+    def ai_order(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Order:
         """The order a bot seat, or a seat under auto-command, plays now.
 
-        Default: ``random_order(state, seat, rng)``.  A game with a better bot overrides it.
+        It decides from what the seat may know, by construction: ``view`` is
+        ``view(state, seat)`` and ``prompt`` is ``owed(state)[seat]``; it never sees the
+        state (call it through :func:`bot_order`).  Default: the prompt's own listing of
+        legal orders (``"orders"``) when it has one, else an order drawn from its forms.
+        A game whose forms allow illegal combinations overrides it.
         """
-        return self.random_order(state, seat, rng)
+        return order_from_prompt(prompt, rng)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         """The board drawn from ``view`` (what ``seat`` may see; None: a spectator) as one
@@ -356,3 +361,38 @@ def step_rng(seed: str, step: int, purpose: str = "resolve") -> random.Random:
     bot orders drawn at the same step.
     """
     return random.Random(f"{seed}:{step}:{purpose}")
+
+
+def order_from_prompt(prompt: Prompt, rng: random.Random) -> Order:
+    """An order drawn from a prompt: one of its listed ``"orders"``, else one of its forms
+    filled in (a choice drawn, an int drawn in its bounds, optional fields left empty)."""
+    listed = prompt.get("orders")
+    if listed:
+        return copy.deepcopy(rng.choice(listed))
+    forms = [f for f in prompt.get("forms", []) if all(_fillable(fl) for fl in f.get("fields", []))]
+    if not forms:
+        raise IllegalOrder("The prompt offers no order a bot can draw.")
+    form = rng.choice(forms)
+    order = dict(copy.deepcopy(form.get("base", {})))
+    for field in form.get("fields", []):
+        if not field.get("required", True) and field.get("type") != "choice":
+            continue
+        kind = field.get("type")
+        if kind == "choice":
+            order[field["name"]] = rng.choice(field["choices"])["value"]
+        elif kind == "int":
+            order[field["name"]] = rng.randint(int(field.get("min", 0)), int(field.get("max", field.get("min", 0))))
+        elif kind == "multi":
+            order[field["name"]] = []
+        elif kind == "bool":
+            order[field["name"]] = False
+    return order
+
+
+def _fillable(field: dict[str, Any]) -> bool:
+    return field.get("type") != "choice" or bool(field.get("choices")) or not field.get("required", True)
+
+
+def bot_order(rules: Rules, state: State, seat: str, rng: random.Random) -> Order:
+    """The one door to a game's bot: ``ai_order`` with the seat's view and prompt only."""
+    return rules.ai_order(rules.view(state, seat), rules.owed(state)[seat], rng)

@@ -123,11 +123,12 @@ class ConquestRules(BaseRules):
     def random_order(self, state: State, seat: str, rng: random.Random) -> Order:
         return random_turn_order(state, seat, rng)
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
-        """The spec's section 9 AI for the seat on turn (consumes no random numbers)."""
-        if state["status"][seat] == "FULL_AUTO":  # a state saved while such a seat owed its turn
-            return {"type": "AUTO"}
-        return bot.next_order(state, seat, full=True)
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: random.Random) -> Order:
+        """The spec's section 9 AI for the seat on turn, from its view (consumes no random numbers)."""
+        me = view["viewer"]
+        if any(c["seat"] == me and c["status"] == "FULL_AUTO" for c in view["commanders"]):
+            return {"type": "AUTO"}  # a state saved while such a seat owed its turn
+        return bot.view_order(view, full=True)
 
     def turn_key(self, state: State) -> str:
         return f"R{state['round']}-{state['current']}"

@@ -39,6 +39,7 @@ from typing import Any
 
 from app.games.base import BaseRules, IllegalOrder, State
 from app.games.dual_powers import board, bot, choices, notation, prompts, rounds, views
+from app.games.dual_powers.seen import seen
 from app.games.dual_powers.text import TEXT, msg
 from app.games.dual_powers.text import seat as sname
 from app.games.text import Render
@@ -123,10 +124,9 @@ class DualPowersRules(BaseRules):
             return choices.random_unrest(state, seat, rng)
         raise TEXT.refuse("refuse.nothing_owed")
 
-    def ai_order(self, state: State, seat: str, rng: Any) -> Order:
-        if seat not in self.owed(state):
-            raise TEXT.refuse("refuse.nothing_owed")
-        return bot.ai_order(state, seat, rng)
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: Any) -> Order:
+        """The greedy bot's order, from the seat's view only (``seen``)."""
+        return bot.best_order(seen(view), view["seat"], rng)
 
     def turn_key(self, state: State) -> str:
         phase = state["phase"]

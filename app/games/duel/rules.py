@@ -104,8 +104,10 @@ class DuelRules(BaseRules):
         (q, r), k = rng.choice(options)
         return {"type": "PLACE", "tile": cur["tile"], "position": cell_key((q, r)), "rotation": k}
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
-        return bot.best_order(state, seat, rng)
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: random.Random) -> Order:
+        if view.get("current") is None:
+            return {"type": "PASS"}
+        return bot.best_order(view, rng)
 
     def turn_key(self, state: State) -> str:
         return f"T{state['turn']}"

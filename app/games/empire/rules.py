@@ -11,6 +11,7 @@ from app.games.empire import state as st
 from app.games.empire.board import board_svg
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
+from app.games.empire.seen import seen
 from app.games.empire.state import State, clone, ev, round_order, who
 from app.games.empire.text import TEXT, codes, joined
 from app.games.empire.views import view
@@ -134,8 +135,10 @@ class EmpireRules(BaseRules):
     def random_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
         return bot.random_order(state, seat, rng)
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
-        """The planning bot's order; its default when the plan does not pass validation."""
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        """The planning bot's order, from the seat's view; its default when the plan does not
+        pass validation on what the seat may know."""
+        state, seat = seen(view), view["seat"]
         order = bot.plan(state, seat, rng)
         try:
             self.validate(state, seat, order)

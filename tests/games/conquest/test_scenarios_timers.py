@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from app.games.base import IllegalOrder
+from app.games.base import IllegalOrder, bot_order
 from app.games.conquest import RULES
 from app.games.conquest import data as D
 from app.games.conquest.engine import start_turn
@@ -93,7 +93,7 @@ def test_t26_a_human_turn_restarts_the_count():
     s, _ = play(s, "Red", "TIMEOUT")  # round 12: fully automatic (Blue under full auto-command)
     assert s["round"] == 13 and s["auto_rounds"] == 1 and s["current"] == red
     while s["round"] == 13:  # round 13: Red plays his own turn
-        s, _ = play(s, "Red", RULES.ai_order(s, red, Dice()))
+        s, _ = play(s, "Red", bot_order(RULES, s, red, Dice()))
     assert s["round"] == 14 and s["auto_rounds"] == 0 and s["current"] == red
     s, _ = play(s, "Red", "TIMEOUT")
     assert s["round"] == 15 and RULES.outcome(s) is None and s["auto_rounds"] == 1
@@ -111,7 +111,7 @@ def _blue_plays(s):
     blue, serial = seat(s, "Blue"), s["serial"]
     events = []
     while RULES.outcome(s) is None and s["current"] == blue and s["serial"] == serial:
-        s, ev = play(s, "Blue", RULES.ai_order(s, blue, Dice()))
+        s, ev = play(s, "Blue", bot_order(RULES, s, blue, Dice()))
         events += ev
     return s, events
 
@@ -188,7 +188,7 @@ def test_abandon_while_another_seat_is_on_turn():
     assert any(e.get("slot_released") == blue for e in ev)
     # from now on the AI plays Blue's turns at once
     while s["round"] == 4:
-        s, ev = play(s, "Red", RULES.ai_order(s, red, Dice()))
+        s, ev = play(s, "Red", bot_order(RULES, s, red, Dice()))
     assert s["current"] == red and s["round"] == 5 and blue not in RULES.owed(s)
     assert "Blue) places" in texts(ev)
 
@@ -221,7 +221,7 @@ def test_t27_own_end_turn_resets_the_counter():
     s, _ = play(s, "Red", "TIMEOUT")
     s, _ = _blue_plays(s)
     while s["current"] == red:
-        s, _ = play(s, "Red", RULES.ai_order(s, red, Dice()))
+        s, _ = play(s, "Red", bot_order(RULES, s, red, Dice()))
     s, _ = _blue_plays(s)
     s, _ = play(s, "Red", "TIMEOUT")
     s, _ = _blue_plays(s)

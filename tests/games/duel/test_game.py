@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.games.base import IllegalOrder, InvalidOrder
+from app.games.base import IllegalOrder, InvalidOrder, bot_order
 from app.games.driver import advance, play_random, random_orders, start
 from app.games.duel import RULES
 from app.games.duel import state as st
@@ -221,7 +221,7 @@ def test_random_and_greedy_games_keep_areas_connected_and_lines_matched():
     game = start(RULES, {"forfeit_after": 0}, "invariants")
     while RULES.outcome(game.state) is None:
         step = len(game.steps)
-        orders = {s: RULES.ai_order(game.state, s, step_rng("inv", step, s)) for s in RULES.owed(game.state)}
+        orders = {s: bot_order(RULES, game.state, s, step_rng("inv", step, s)) for s in RULES.owed(game.state)}
         for s, o in orders.items():
             RULES.validate(game.state, s, o)
         advance(RULES, game, orders)
