@@ -95,6 +95,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from app.games.prompting import order_from_prompt
 from app.games.text import EMPTY, Catalogue, IllegalOrder, InvalidOrder, Render
 
 __all__ = ["ANYTIME_STEP", "BaseRules", "IllegalOrder", "InvalidOrder", "Rules", "Catalogue"]
@@ -182,6 +183,9 @@ class Rules(Protocol):
 
     def robot_seats(self, options: dict[str, Any]) -> list[str]:
         """Seats the game plays itself inside ``resolve``; they never owe."""
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a game is created with, checked; ``ValueError`` names the allowed values."""
 
     def ai_order(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Order:
         """The bot's order (bot seats and auto-command), decided from what the seat may know:
@@ -297,6 +301,13 @@ class BaseRules(ABC):
         seats no player there).  Default: none."""
         return []
 
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a new game gets (defaults filled in), checked against the values the
+        game allows: ``ValueError`` naming them, so that creation refuses a bad option.
+        Default: ``options`` as given, once ``seats`` accepts them."""
+        self.seats(options)
+        return options
+
     def ai_order(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Order:
         """The order a bot seat, or a seat under auto-command, plays now.
 
@@ -361,36 +372,6 @@ def step_rng(seed: str, step: int, purpose: str = "resolve") -> random.Random:
     bot orders drawn at the same step.
     """
     return random.Random(f"{seed}:{step}:{purpose}")
-
-
-def order_from_prompt(prompt: Prompt, rng: random.Random) -> Order:
-    """An order drawn from a prompt: one of its listed ``"orders"``, else one of its forms
-    filled in (a choice drawn, an int drawn in its bounds, optional fields left empty)."""
-    listed = prompt.get("orders")
-    if listed:
-        return copy.deepcopy(rng.choice(listed))
-    forms = [f for f in prompt.get("forms", []) if all(_fillable(fl) for fl in f.get("fields", []))]
-    if not forms:
-        raise IllegalOrder("The prompt offers no order a bot can draw.")
-    form = rng.choice(forms)
-    order = dict(copy.deepcopy(form.get("base", {})))
-    for field in form.get("fields", []):
-        if not field.get("required", True) and field.get("type") != "choice":
-            continue
-        kind = field.get("type")
-        if kind == "choice":
-            order[field["name"]] = rng.choice(field["choices"])["value"]
-        elif kind == "int":
-            order[field["name"]] = rng.randint(int(field.get("min", 0)), int(field.get("max", field.get("min", 0))))
-        elif kind == "multi":
-            order[field["name"]] = []
-        elif kind == "bool":
-            order[field["name"]] = False
-    return order
-
-
-def _fillable(field: dict[str, Any]) -> bool:
-    return field.get("type") != "choice" or bool(field.get("choices")) or not field.get("required", True)
 
 
 def bot_order(rules: Rules, state: State, seat: str, rng: random.Random) -> Order:

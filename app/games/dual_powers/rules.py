@@ -42,6 +42,7 @@ from app.games.dual_powers import board, bot, choices, notation, prompts, rounds
 from app.games.dual_powers.seen import seen
 from app.games.dual_powers.text import TEXT, msg
 from app.games.dual_powers.text import seat as sname
+from app.games.options import flag, known
 from app.games.text import Render
 
 Order = dict[str, Any]
@@ -62,6 +63,13 @@ class DualPowersRules(BaseRules):
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return rounds.seats_for(options)
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = {**self.default_options(), **options}
+        known(opts, list(self.default_options()), self.title)
+        opts["solo"] = flag("solo", opts["solo"])
+        rounds.normalise_options(opts)
+        return opts
 
     def setup(self, options: dict[str, Any], seats: list[str], rng: Any) -> State:
         if list(seats) != rounds.seats_for(options):

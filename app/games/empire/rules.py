@@ -16,6 +16,7 @@ from app.games.empire.state import State, clone, ev, round_order, who
 from app.games.empire.text import TEXT, codes, joined
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
+from app.games.options import known
 from app.games.text import Render, listing, msg
 
 
@@ -47,6 +48,10 @@ class EmpireRules(BaseRules):
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise ValueError("round_limit must be a whole number of rounds >= 1")
         return opts
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        known(options, list(self.default_options()), self.title)
+        return self._options(options)
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return [f"P{i}" for i in range(1, self._options(options)["players"] + 1)]
