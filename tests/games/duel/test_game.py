@@ -92,7 +92,9 @@ def test_notation_round_trip_and_keyword_form():
     assert o == {"type": "PLACE", "tile": "L17", "position": "2,-1", "rotation": 3}
     assert RULES.format(o) == "PLACE L17 2 -1 3"
     assert RULES.parse("place tile=L17 q=2 r=-1 rotation=3 turn=7") == {**o, "turn": 7}
-    assert RULES.parse(RULES.format({**o, "turn": 7, "auto": True})) == {**o, "turn": 7, "auto": True}
+    assert RULES.format({**o, "turn": 7, "auto": True}) == "PLACE L17 2 -1 3 turn=7 AUTO"
+    with pytest.raises(InvalidOrder):  # the server's mark of a missed deadline: never a player's order
+        RULES.parse(RULES.format({**o, "turn": 7, "auto": True}))
     assert RULES.parse("PASS") == {"type": "PASS"}
     for junk in ["PLACE L17 2 -1", "PLACE L17 a b c", "JUMP", "PLACE L17 2 -1 3 4"]:
         with pytest.raises(InvalidOrder):
