@@ -28,7 +28,7 @@ from sqlmodel import Session, select
 
 from app.db import get_engine, get_session
 from app.games import get_rules
-from app.games.base import ANYTIME_STEP, round_trip, step_rng
+from app.games.base import ANYTIME_STEP, bot_order, round_trip, step_rng
 from app.kinds import MACHINE_SOURCES, GameStatus, OrderSource
 from app.models import Game, Order, Seat, Step
 from app.tokens import seed_hash
@@ -127,18 +127,17 @@ def replay_export(data: dict[str, Any]) -> ReplayReport:
             apply, args = rules.apply_anytime, (sent["seat"], sent["order"], step_rng(seed, step_no, "anytime"))
         else:
             sources = step.get("sources") or {}
-            play = rules.ai_order
             for seat in step.get("defaulted") or []:
                 # a missed order is the game's default, or the auto-command's once a seat is in civil disorder
                 drawn = [rules.default_order(state, seat, step_rng(seed, step_no, f"default:{seat}"))]
                 if sources.get(seat) != OrderSource.DEFAULT:
-                    drawn.append(play(state, seat, step_rng(seed, step_no, f"bot:{seat}")))
+                    drawn.append(bot_order(rules, state, seat, step_rng(seed, step_no, f"bot:{seat}")))
                 report.defaults_checked += 1
                 if orders.get(seat) not in [round_trip(o) for o in drawn]:
                     report.problems.append(f"step {step_no}: {seat}'s default order is not the seeded one")
             for seat in sorted(bots):
                 if seat in orders and seat not in (step.get("defaulted") or []):
-                    want = play(state, seat, step_rng(seed, step_no, f"bot:{seat}"))
+                    want = bot_order(rules, state, seat, step_rng(seed, step_no, f"bot:{seat}"))
                     report.bot_orders_checked += 1
                     if round_trip(want) != orders[seat]:
                         report.problems.append(f"step {step_no}: bot {seat}'s order is not the seeded one")

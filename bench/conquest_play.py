@@ -16,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.games import get_rules  # noqa: E402
+from app.games.base import bot_order  # noqa: E402
 from app.games.driver import advance, start  # noqa: E402
 
 
@@ -25,7 +26,7 @@ def play(players: int, seed: str) -> tuple[int, int, str]:
     while rules.outcome(game.state) is None:
         orders = {}
         for seat in rules.owed(game.state):
-            order = rules.ai_order(game.state, seat, None)
+            order = bot_order(rules, game.state, seat, None)
             rules.validate(game.state, seat, order)
             orders[seat] = order
         advance(rules, game, orders)

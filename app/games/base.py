@@ -95,6 +95,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from app.games.prompting import order_from_prompt
 from app.games.text import EMPTY, Catalogue, IllegalOrder, InvalidOrder, Render
 
 __all__ = ["ANYTIME_STEP", "BaseRules", "IllegalOrder", "InvalidOrder", "Rules", "Catalogue"]
@@ -183,8 +184,12 @@ class Rules(Protocol):
     def robot_seats(self, options: dict[str, Any]) -> list[str]:
         """Seats the game plays itself inside ``resolve``; they never owe."""
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
-        """The bot's order (bot seats and auto-command)."""
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a game is created with, checked; ``ValueError`` names the allowed values."""
+
+    def ai_order(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Order:
+        """The bot's order (bot seats and auto-command), decided from what the seat may know:
+        ``view(state, seat)`` and ``owed(state)[seat]``, never the state."""
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         """The board drawn from a view, as one SVG; ``""`` when the game draws none."""
@@ -296,12 +301,23 @@ class BaseRules(ABC):
         seats no player there).  Default: none."""
         return []
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a new game gets (defaults filled in), checked against the values the
+        game allows: ``ValueError`` naming them, so that creation refuses a bad option.
+        Default: ``options`` as given, once ``seats`` accepts them."""
+        self.seats(options)
+        return options
+
+    def ai_order(self, view: dict[str, Any], prompt: Prompt, rng: random.Random) -> Order:
         """The order a bot seat, or a seat under auto-command, plays now.
 
-        Default: ``random_order(state, seat, rng)``.  A game with a better bot overrides it.
+        It decides from what the seat may know, by construction: ``view`` is
+        ``view(state, seat)`` and ``prompt`` is ``owed(state)[seat]``; it never sees the
+        state (call it through :func:`bot_order`).  Default: the prompt's own listing of
+        legal orders (``"orders"``) when it has one, else an order drawn from its forms.
+        A game whose forms allow illegal combinations overrides it.
         """
-        return self.random_order(state, seat, rng)
+        return order_from_prompt(prompt, rng)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         """The board drawn from ``view`` (what ``seat`` may see; None: a spectator) as one
@@ -356,3 +372,8 @@ def step_rng(seed: str, step: int, purpose: str = "resolve") -> random.Random:
     bot orders drawn at the same step.
     """
     return random.Random(f"{seed}:{step}:{purpose}")
+
+
+def bot_order(rules: Rules, state: State, seat: str, rng: random.Random) -> Order:
+    """The one door to a game's bot: ``ai_order`` with the seat's view and prompt only."""
+    return rules.ai_order(rules.view(state, seat), rules.owed(state)[seat], rng)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.games.base import ANYTIME_STEP, Event, Order, Rules, State, step_rng
+from app.games.base import ANYTIME_STEP, Event, Order, Rules, State, bot_order, step_rng
 
 
 @dataclass
@@ -60,6 +60,15 @@ def random_orders(rules: Rules, game: Playthrough) -> dict[str, Order]:
     step = len(game.steps) + 1
     return {
         seat: rules.random_order(game.state, seat, step_rng(game.seed, step, f"bot:{seat}"))
+        for seat in sorted(rules.owed(game.state))
+    }
+
+
+def ai_orders(rules: Rules, game: Playthrough) -> dict[str, Order]:
+    """The game's bot order for every owed seat, from each seat's view and prompt only."""
+    step = len(game.steps) + 1
+    return {
+        seat: bot_order(rules, game.state, seat, step_rng(game.seed, step, f"bot:{seat}"))
         for seat in sorted(rules.owed(game.state))
     }
 

@@ -48,7 +48,7 @@ def create_league(session: Session, name: str, game_slug: str, *, options: dict[
     """
     rules = get_rules(game_slug)
     opts = {**rules.default_options(), **(options or {})}
-    rules.seats(opts)  # options the game refuses fail here, not at the first season
+    rules.check_options({k: v for k, v in opts.items() if k != "min_players"})  # fail here, not at a season
     pol = check_policy({"timezone": timezone, **({"hours": hours} if hours else {}), **(policy or {})})
     base = slugify(name)
     slug, n = base, 1

@@ -28,7 +28,7 @@ from sqlmodel import Session, col, select
 from app import deadlines, ladder, mailjobs, notify
 from app.db import is_sqlite, write_session
 from app.games import get_rules
-from app.games.base import Rules, step_rng
+from app.games.base import Rules, bot_order, step_rng
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.models import Event, Game, Order, Seat, Step, iso, utcnow
@@ -105,7 +105,7 @@ def resolve_step(
     for seat_id in missing:
         seat = seats[seat_id]
         if seat.civil_disorder:  # auto-command plays the seat
-            order = rules.ai_order(state, seat_id, step_rng(game.seed, step_no, f"bot:{seat_id}"))
+            order = bot_order(rules, state, seat_id, step_rng(game.seed, step_no, f"bot:{seat_id}"))
             source = OrderSource.AUTO
         else:
             order = rules.default_order(state, seat_id, step_rng(game.seed, step_no, f"default:{seat_id}"))
@@ -183,7 +183,7 @@ def open_step(
     seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
     for seat in seats:
         if seat.is_bot and seat.seat in owed:
-            order = rules.ai_order(state, seat.seat, step_rng(game.seed, game.step_no, f"bot:{seat.seat}"))
+            order = bot_order(rules, state, seat.seat, step_rng(game.seed, game.step_no, f"bot:{seat.seat}"))
             session.add(Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order,
                               text=rules.format(order), source=OrderSource.BOT, submitted_at=now))
     session.flush()

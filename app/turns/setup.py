@@ -68,7 +68,7 @@ def create_game(
     options = dict(options or {})
     if "resolve_early" in options:  # a platform option, not the game's
         resolve_early = options.pop("resolve_early") not in (False, "false", "no", "0", 0)
-    opts = {**rules.default_options(), **options}
+    opts = rules.check_options({**rules.default_options(), **options})
     seats = rules.seats(opts)
     robots = set(rules.robot_seats(opts))
     open_seats = [s for s in seats if s not in robots]

@@ -10,13 +10,17 @@ played with orders sent at any time mixed in.
 
 from __future__ import annotations
 
+import copy
 import json
+import random
+from pathlib import Path
 
 import pytest
 
 from app.games import IllegalOrder, all_games
-from app.games.base import ANYTIME_STEP, BaseRules, step_rng
+from app.games.base import ANYTIME_STEP, BaseRules, bot_order, step_rng
 from app.games.driver import advance, anytime, random_orders, replay, start
+from tests.games.hiding import HIDE
 
 GAMES = all_games()
 SLUGS = sorted(GAMES)
@@ -246,3 +250,63 @@ def test_anytime_orders_mixed_in_reach_outcome_and_replay(slug, options, seed):
         advance(rules, game, random_orders(rules, game))
     assert all(rules.anytime_prompt(game.state, seat) is None for seat in game.seats)
     assert _dump(replay(rules, game.options, seed, game.steps)) == _dump(game.state)
+
+
+# ---------------------------------------------------------------- bots see what a player sees
+def test_every_game_says_how_to_hide_from_a_seat():
+    assert set(HIDE) == set(SLUGS), "add the game's hidden-information perturbation to tests/games/hiding.py"
+
+
+def test_bots_are_asked_through_one_door_with_view_and_prompt():
+    """``ai_order`` gets exactly (view, prompt, rng), and nothing in app/ asks it another way."""
+    rules = GAMES[SLUGS[0]]
+    game = start(rules, rules.conformance_options[0], "door")
+    seat = sorted(rules.owed(game.state))[0]
+    seen: list[tuple] = []
+    original = type(rules).ai_order
+
+    def spy(self, *args, **kwargs):
+        seen.append((args, kwargs))
+        return original(self, *args, **kwargs)
+
+    rng = step_rng("door", 1, seat)
+    try:
+        type(rules).ai_order = spy
+        bot_order(rules, game.state, seat, rng)
+    finally:
+        type(rules).ai_order = original
+    assert seen == [((rules.view(game.state, seat), rules.owed(game.state)[seat], rng), {})]
+    root = Path(__file__).resolve().parents[2]
+    callers = [p for p in (root / "app").rglob("*.py") if ".ai_order(" in p.read_text(encoding="utf-8")]
+    assert [p.relative_to(root).as_posix() for p in callers] == ["app/games/base.py"]
+
+
+def _bot_cases():
+    for slug in SLUGS:
+        for i, options in enumerate(GAMES[slug].conformance_options):
+            yield pytest.param(slug, options, id=f"{slug}-{i}")
+
+
+@pytest.mark.parametrize(("slug", "options"), list(_bot_cases()))
+def test_bot_order_does_not_change_with_what_its_seat_cannot_see(slug, options):
+    rules = GAMES[slug]
+    game = start(rules, options, "hidden")
+    rng = random.Random(slug)
+    checked = 0
+    while rules.outcome(game.state) is None and len(game.steps) < 120:
+        step = len(game.steps) + 1
+        for seat, prompt in sorted(rules.owed(game.state).items()):
+            if step % 3:
+                break
+            want = bot_order(rules, game.state, seat, step_rng("hidden", step, seat))
+            view = rules.view(game.state, seat)
+            for _ in range(2):
+                other = copy.deepcopy(game.state)
+                HIDE[slug](other, seat, rng)
+                assert rules.view(other, seat) == view, "the perturbation changed the seat's view"
+                assert rules.owed(other)[seat] == prompt
+                got = bot_order(rules, other, seat, step_rng("hidden", step, seat))
+                assert got == want, f"step {step}: {seat}'s bot changed its order with hidden information"
+                checked += 1
+        advance(rules, game, random_orders(rules, game))
+    assert checked

@@ -1,7 +1,9 @@
 """Bot players: the AI of spec section 9 and random legal orders.
 
 The AI (``next_order``) plays AI seats, full auto-command, timeouts and bots.
-It is deterministic from the state and consumes no random numbers (D22).  Ties
+It reasons on ``seen(view)``: the board rebuilt from the seat's view, so it
+knows only the seat's own hand and objective.  It is deterministic from the
+view and consumes no random numbers (D22).  Ties
 go to the lowest territory number unless the spec says otherwise.
 
 ``random_turn_order`` draws a random legal order (bots, fuzzing and the
@@ -188,6 +190,37 @@ def choose_move(state: State, seat: str) -> dict[str, Any] | None:
             c = min(options, key=lambda c: (dist[c], -threat(state, c), NUM[c]))
             return {"type": "MOVE", "pair": f"{a}-{c}", "count": k}
     return None
+
+
+def _goal(aim: dict[str, Any]) -> str:
+    """The objective whose aim the view shows (``WORLD``: none)."""
+    return next((g for g, o in data.OBJECTIVES.items() if o == aim), "WORLD")
+
+
+def seen(view: dict[str, Any]) -> State:
+    """What the AI reasons on: the board rebuilt from the seat's view (``view(state, seat)``),
+    with the seat's own hand and objective and nobody else's, so it decides from what the
+    seat may know."""
+    seat = view["viewer"]
+    me = view.get("me") or {}
+    return {
+        "owner": {t: v["owner"] for t, v in view["territories"].items()},
+        "armies": {t: v["armies"] for t, v in view["territories"].items()},
+        "colour": {c["seat"]: c["colour"] for c in view["commanders"]},
+        "status": {c["seat"]: c["status"] for c in view["commanders"]},
+        "hands": {seat: [c["id"] for c in me.get("hand", [])]},
+        "objective": {seat: {"goal": _goal((me.get("objective") or {}).get("aim") or {})}},
+        "pools": dict(view["pools"]),
+        "pending": view["pending"],
+        "phase": view["phase"],
+        "moves_left": view["moves_left"],
+        "last_move_from": view["last_move_from"],
+    }
+
+
+def view_order(view: dict[str, Any], full: bool = True) -> dict[str, Any]:
+    """The AI's next order for the viewing seat, from its view only."""
+    return next_order(seen(view), view["viewer"], full=full)
 
 
 def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:

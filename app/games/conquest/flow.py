@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import bot, checks, engine
+from app.games.conquest import bot, checks, engine, views
 from app.games.conquest.state import State, is_robot, label, pool_total
 from app.games.text import msg
 
@@ -60,7 +60,7 @@ def play_ai_turn(state: State, seat: str, rng: Any, events: engine.Events, full:
     for _ in range(MAX_AI_ORDERS):
         if state["result"] is not None or state["serial"] != serial:
             return
-        order = bot.next_order(state, seat, full=full)
+        order = bot.view_order(views.view(state, seat), full=full)
         checks.check_turn_order(state, seat, order)
         apply_turn_order(state, seat, order, rng, events, by=by)
     raise RuntimeError("the AI did not finish its turn")

@@ -8,7 +8,10 @@ Examples::
     ADVANCE 3
     END_MOBILISATION / END_OFFENSIVE / END_TURN
     MOVE 2 Ukraine Caucasus           (also: MOVE UKR CAU 2)
-    RESUME_COMMAND / AUTO_COMMAND / ABANDON CONFIRM / TIMEOUT
+    RESUME_COMMAND / AUTO_COMMAND / ABANDON CONFIRM
+
+``TIMEOUT`` (a missed deadline) is written in reports but is the server's order only:
+``parse`` refuses it from a player.
 
 Territories may be written by name or by id, in any case; cards as c1..c44
 (J1 and J2 are the jokers c43 and c44).
@@ -35,8 +38,9 @@ _SIMPLE = {
     "RESUME_COMMAND": "RESUME",
     "RESUME": "RESUME",
     "AUTO_COMMAND": "AUTO",
-    "TIMEOUT": "TIMEOUT",
 }
+#: Orders only the server gives (a missed deadline); written in reports, refused from a player.
+RESERVED = {"TIMEOUT"}
 _SIMPLE_OUT = {"RESUME": "RESUME_COMMAND", "AUTO": "AUTO_COMMAND"}
 
 
@@ -83,6 +87,8 @@ def parse(text: Any) -> dict[str, Any]:
         raise _bad(text)
     head = words[0].upper()
     rest = words[1:]
+    if head in RESERVED:
+        raise TEXT.unreadable("unreadable.reserved", order=head)
     if head in _SIMPLE and not rest:
         return {"type": _SIMPLE[head]}
     if head == "ABANDON":

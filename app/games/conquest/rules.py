@@ -43,10 +43,11 @@ import random
 from typing import Any
 
 from app.games.base import BaseRules, Event, Order, State, deep_copy
-from app.games.conquest import board, bot, checks, engine, flow, notation, prompts, views
+from app.games.conquest import board, bot, checks, data, engine, flow, notation, prompts, views
 from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 from app.games.conquest.text import TEXT
+from app.games.options import known, one_of, whole
 from app.games.text import Render
 
 
@@ -69,6 +70,21 @@ class ConquestRules(BaseRules):
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return seat_ids(options)
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The spec's options (4.1): players 2-6, mode, timer, round_limit none/30/50/80, and
+        ai_seats up to players - 1."""
+        opts = {**data.DEFAULT_OPTIONS, **options}
+        known(opts, list(data.DEFAULT_OPTIONS), self.title)
+        players = one_of("players", opts["players"], list(data.PLAYER_COUNTS))
+        one_of("mode", opts["mode"], list(data.MODES))
+        checked = {
+            "players": players, "mode": opts["mode"],
+            "timer": one_of("timer", opts["timer"], data.TIMERS),
+            "round_limit": one_of("round_limit", opts["round_limit"] or 0, data.ROUND_LIMITS),
+            "ai_seats": whole("ai_seats", opts["ai_seats"] or 0, 0, players - 1),
+        }
+        return clamp_options(checked)
 
     def robot_seats(self, options: dict[str, Any]) -> list[str]:
         """Seats played by the AI inside ``resolve`` (the last ``ai_seats`` seats)."""
@@ -123,11 +139,12 @@ class ConquestRules(BaseRules):
     def random_order(self, state: State, seat: str, rng: random.Random) -> Order:
         return random_turn_order(state, seat, rng)
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
-        """The spec's section 9 AI for the seat on turn (consumes no random numbers)."""
-        if state["status"][seat] == "FULL_AUTO":  # a state saved while such a seat owed its turn
-            return {"type": "AUTO"}
-        return bot.next_order(state, seat, full=True)
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: random.Random) -> Order:
+        """The spec's section 9 AI for the seat on turn, from its view (consumes no random numbers)."""
+        me = view["viewer"]
+        if any(c["seat"] == me and c["status"] == "FULL_AUTO" for c in view["commanders"]):
+            return {"type": "AUTO"}  # a state saved while such a seat owed its turn
+        return bot.view_order(view, full=True)
 
     def turn_key(self, state: State) -> str:
         return f"R{state['round']}-{state['current']}"

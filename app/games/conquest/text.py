@@ -424,4 +424,7 @@ TEXT = Catalogue("conquest", [
     T("board.tooltip", "{territory}: {seat} ({colour}), {armies}"),
     T("board.key", "{letter} = {seat} {colour}"),
     T("board.legend", "\u2014 land  - - sea  \u00b7\u00b7 air  \u2248 map edge  \u25a0 = 10 armies"),
+    # -- orders reserved for the server ------------------------------------------------------------
+    T("unreadable.reserved", "{order} is not an order you can give: the server plays it for a seat "
+                             "that misses its deadline."),
 ])

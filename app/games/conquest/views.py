@@ -25,6 +25,7 @@ def _objective(state: State, seat: str) -> dict[str, Any]:
     obj = state["objective"][seat]
     return {
         "card": obj["card"],
+        "aim": dict(data.OBJECTIVES.get(obj["goal"], {})),  # what the goal asks (a converted card's too)
         "text": data.objective_text(obj["goal"]),
         "dealt": data.objective_text(obj["card"]),
         "converted": obj["converted"],
@@ -74,6 +75,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "pending": _named(state["pending"]),
         "last_roll": _named(state.get("last_roll")),
         "moves_left": state["moves_left"],
+        "last_move_from": state["last_move_from"],
         "territories": {t: {"owner": state["owner"][t], "armies": state["armies"][t]} for t in data.TERRITORIES},
         "commanders": commanders,
         "trades": state["trades"],
@@ -98,7 +100,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         if state["options"]["mode"] == "secret_orders":
             me["objective"] = _objective(state, seat)
         else:
-            me["objective"] = {"card": None, "text": data.objective_text("WORLD"), "converted": False}
+            me["objective"] = {"card": None, "aim": {}, "text": data.objective_text("WORLD"), "converted": False}
         out["me"] = me
     return out
 

@@ -2,7 +2,8 @@
 
 The board is judged by who has greater strength where VP are at stake this round
 (the unrest region and the known objectives), plus the score and the Will of the
-People.  Pure and deterministic given the state and the rng.
+People.  It reasons on ``seen(view)``, the game rebuilt from its seat's view, so it
+never counts a card it may not see.  Pure and deterministic given the view and the rng.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from app.games.base import IllegalOrder, State
 from app.games.dual_powers import actions, choices, data, position
+from app.games.dual_powers.seen import UNSEEN
 
 Order = dict[str, Any]
 
@@ -24,6 +26,8 @@ def evaluate(state: State, side: str) -> float:
     stakes: dict[str, float] = {state["tiles"]["unrest"]: float(data.UNREST_VP[state["month"]])}
     for who in (side, other):
         card = state["objectives"].get(who)
+        if who in state.get(UNSEEN, []):  # a stand-in: the bot does not know that card
+            continue
         if card is not None and (who == side and not state["solo"] or state["revealed"].get(who)):
             region = data.CARDS[card]["region"]
             stakes[region] = stakes.get(region, 0.0) + data.CARDS[card]["vp"]
@@ -76,7 +80,8 @@ def _with_bonus(state: State, seat: str, order: Order, rng: Any) -> Order:
     return better or order
 
 
-def ai_order(state: State, seat: str, rng: Any) -> Order:
+def best_order(state: State, seat: str, rng: Any) -> Order:
+    """The greedy choice for ``seat`` in ``state``: a state rebuilt from its view (``seen``)."""
     phase = state["phase"]
     if phase == "objective":
         def appeal(card: str) -> tuple[float, float]:

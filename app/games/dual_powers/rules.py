@@ -39,8 +39,10 @@ from typing import Any
 
 from app.games.base import BaseRules, IllegalOrder, State
 from app.games.dual_powers import board, bot, choices, notation, prompts, rounds, views
+from app.games.dual_powers.seen import seen
 from app.games.dual_powers.text import TEXT, msg
 from app.games.dual_powers.text import seat as sname
+from app.games.options import flag, known
 from app.games.text import Render
 
 Order = dict[str, Any]
@@ -61,6 +63,13 @@ class DualPowersRules(BaseRules):
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return rounds.seats_for(options)
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = {**self.default_options(), **options}
+        known(opts, list(self.default_options()), self.title)
+        opts["solo"] = flag("solo", opts["solo"])
+        rounds.normalise_options(opts)
+        return opts
 
     def setup(self, options: dict[str, Any], seats: list[str], rng: Any) -> State:
         if list(seats) != rounds.seats_for(options):
@@ -123,10 +132,9 @@ class DualPowersRules(BaseRules):
             return choices.random_unrest(state, seat, rng)
         raise TEXT.refuse("refuse.nothing_owed")
 
-    def ai_order(self, state: State, seat: str, rng: Any) -> Order:
-        if seat not in self.owed(state):
-            raise TEXT.refuse("refuse.nothing_owed")
-        return bot.ai_order(state, seat, rng)
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: Any) -> Order:
+        """The greedy bot's order, from the seat's view only (``seen``)."""
+        return bot.best_order(seen(view), view["seat"], rng)
 
     def turn_key(self, state: State) -> str:
         phase = state["phase"]

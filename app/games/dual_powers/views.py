@@ -92,6 +92,9 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "removed_names": [position.tname(c) for c in state["removed_cards"]],
         "leader_names": {lid: name("leader", lid) for lid in data.CARDS if data.CARDS[lid]["kind"] == "leader"},
         "hand": None,
+        # raw fields for the bot (``seen``): all public
+        "turn_index": state["turn"], "pending": state["pending"], "unrest_side": state["unrest_side"],
+        "end_reason_code": state["end_reason"],
     }
     if seat is not None and seat in hands:
         out["hand"] = [card_info(c) for c in sorted(hands[seat], key=data.CARD_ORDER.__getitem__)]

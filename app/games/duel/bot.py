@@ -1,4 +1,6 @@
-"""A simple greedy bot: better than random, cheap enough for benchmarks."""
+"""A simple greedy bot: better than random, cheap enough for benchmarks.
+
+It decides from the seat's view only (its own area and the tile drawn)."""
 
 from __future__ import annotations
 
@@ -36,10 +38,19 @@ def _value(area: dict[str, Any], grid: Grid, cell: tuple[int, int], tile: str, r
     return gain
 
 
-def best_order(state: dict[str, Any], seat: str, rng: random.Random) -> dict[str, Any]:
-    """The placement with the best greedy value (ties broken by ``rng``)."""
-    cur = state["current"]
-    area = state["areas"][seat]
+def area_of(view: dict[str, Any]) -> dict[str, Any]:
+    """The viewing seat's area rebuilt from its view (cells and active tasks)."""
+    mine = view["areas"][view["seat"]]
+    return {
+        "cells": {cell_key((c["q"], c["r"])): {"tile": c["tile"], "rot": c["rot"]} for c in mine["cells"]},
+        "active": [{"cell": e["cell"], "marker": e["marker"]} for e in mine["active"]],
+    }
+
+
+def best_order(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The placement with the best greedy value (ties broken by ``rng``), seen from ``view``."""
+    cur = view["current"]
+    area = area_of(view)
     grid = grid_of(area)
     options = legal_placements(grid, cur["tile"], cur["marker"])
     if not options:

@@ -6,7 +6,8 @@ Canonical order dicts::
     {"type": "PASS"}
 
 Either may carry ``"turn": n`` (written ``turn=n``); an automatic placement
-made at a missed deadline carries ``"auto": True`` (written ``AUTO``).  The
+made at a missed deadline carries ``"auto": True`` (written ``AUTO`` in reports; ``parse``
+refuses it from a player, whose orders never count as missed deadlines).  The
 spec's keyword form ``PLACE tile=L17 q=2 r=-1 rotation=3`` is read as well.
 """
 
@@ -42,8 +43,8 @@ def parse(text: Any) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     positional: list[str] = []
     for tok in rest:
-        if tok.upper() == "AUTO":
-            extra["auto"] = True
+        if tok.upper() == "AUTO":  # the server's mark of a missed deadline, never a player's
+            raise TEXT.unreadable("unreadable.reserved", order="AUTO")
         elif "=" in tok:
             key, _, value = tok.partition("=")
             key = key.lower()

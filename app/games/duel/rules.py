@@ -36,6 +36,7 @@ from app.games.duel import state as st
 from app.games.duel.geometry import cell_key
 from app.games.duel.placement import automatic_placement, grid_of, legal_placements, score
 from app.games.duel.text import TEXT
+from app.games.options import known, whole
 from app.games.text import Render
 
 
@@ -54,6 +55,12 @@ class DuelRules(BaseRules):
         """``forfeit_after``: consecutive automatic placements that forfeit (0: never);
         ``deadline_hours``: suggested turn deadline."""
         return {"forfeit_after": data.FORFEIT_AFTER, "deadline_hours": data.DEADLINE_HOURS}
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = {**self.default_options(), **options}
+        known(opts, list(self.default_options()), self.title)
+        return {"forfeit_after": whole("forfeit_after", opts["forfeit_after"], 0),
+                "deadline_hours": whole("deadline_hours", opts["deadline_hours"], 1)}
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return list(st.SEATS)
@@ -104,8 +111,10 @@ class DuelRules(BaseRules):
         (q, r), k = rng.choice(options)
         return {"type": "PLACE", "tile": cur["tile"], "position": cell_key((q, r)), "rotation": k}
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> Order:
-        return bot.best_order(state, seat, rng)
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: random.Random) -> Order:
+        if view.get("current") is None:
+            return {"type": "PASS"}
+        return bot.best_order(view, rng)
 
     def turn_key(self, state: State) -> str:
         return f"T{state['turn']}"

@@ -206,6 +206,9 @@ TEXT = Catalogue("duel", [
     T("page.your_choices_marker", "Your choices for {tile} with {marker}:"),
     T("page.rotations_edges", "Rotations of {tile} (edges N NE SE S SW NW): {faces}."),
     T("page.no_placement", "You have no legal placement for {tile} and pass this turn automatically."),
+    # -- orders reserved for the server ------------------------------------------------------------
+    T("unreadable.reserved", "{order} is not something you can write: the server marks its own "
+                             "placement for a missed deadline with it."),
 ])
 
 

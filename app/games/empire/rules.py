@@ -11,10 +11,12 @@ from app.games.empire import state as st
 from app.games.empire.board import board_svg
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
+from app.games.empire.seen import seen
 from app.games.empire.state import State, clone, ev, round_order, who
 from app.games.empire.text import TEXT, codes, joined
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
+from app.games.options import known
 from app.games.text import Render, listing, msg
 
 
@@ -46,6 +48,10 @@ class EmpireRules(BaseRules):
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise ValueError("round_limit must be a whole number of rounds >= 1")
         return opts
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        known(options, list(self.default_options()), self.title)
+        return self._options(options)
 
     def seats(self, options: dict[str, Any]) -> list[str]:
         return [f"P{i}" for i in range(1, self._options(options)["players"] + 1)]
@@ -134,8 +140,10 @@ class EmpireRules(BaseRules):
     def random_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
         return bot.random_order(state, seat, rng)
 
-    def ai_order(self, state: State, seat: str, rng: random.Random) -> dict[str, Any]:
-        """The planning bot's order; its default when the plan does not pass validation."""
+    def ai_order(self, view: dict[str, Any], prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        """The planning bot's order, from the seat's view; its default when the plan does not
+        pass validation on what the seat may know."""
+        state, seat = seen(view), view["seat"]
         order = bot.plan(state, seat, rng)
         try:
             self.validate(state, seat, order)

@@ -38,6 +38,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                                                   "label": card_label(card),
                                                   "text": name("card_text", card[:3])},
             "effects": list(pl["effects"]),
+            "trade_round": pl["trade_round"], "peace": pl["peace"], "next": dict(pl["next"]),
         })
     peace = {p for x in state["pacts"] for p in x["provinces"]}
     provinces = []
@@ -48,7 +49,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                           "owner_colour": colour.get(prov["owner"]) if prov["owner"] else None,
                           "building": prov["building"], "centre": prov["centre"], "peace": p in peace})
     troops = [{"id": t, "owner": v["owner"], "colour": colour[v["owner"]], "kind": v["kind"],
-               "province": v["province"], "mode": v["mode"], "target": v.get("target")}
+               "num": v["num"], "province": v["province"], "mode": v["mode"], "target": v.get("target")}
               for t, v in state["troops"].items()]
     offers = [dict(o, from_colour=colour[o["from"]], to_colour=colour.get(o["to"]) if o["to"] else None,
                    give_amount=amount(o["give_n"], o["give"]), get_amount=amount(o["get_n"], o["get"]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.games.base import bot_order
 from app.games.conquest import RULES, bot
 from app.games.driver import advance, start
 
@@ -19,16 +20,16 @@ def test_placement_splits_between_spearhead_and_weak_point():
     red = seat(s, "Red")
     assert bot.priority_set(s, red) == ["WE"]
     assert bot.choose_placement(s, red) == {"FRA": 2, "GER": 1}
-    assert RULES.ai_order(s, red, None) == {"type": "PLACE", "FRA": 2, "GER": 1}
+    assert bot_order(RULES, s, red, None) == {"type": "PLACE", "FRA": 2, "GER": 1}
 
 
 def test_attack_needs_a_margin_of_two_and_takes_the_most_wanted_target():
     s, _ = play(_west(), "Red", {"type": "PLACE", "FRA": 2, "GER": 1})
     red = seat(s, "Red")
-    assert RULES.ai_order(s, red, None) == {"type": "ATTACK", "pair": "FRA-GBR"}
+    assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "FRA-GBR"}
     s["armies"]["FRA"] = 2
     assert bot.choose_attack(s, red) is None
-    assert RULES.ai_order(s, red, None) == {"type": "END_OFFENSIVE"}
+    assert bot_order(RULES, s, red, None) == {"type": "END_OFFENSIVE"}
 
 
 def test_advance_keeps_the_origin_safe():
@@ -46,9 +47,9 @@ def test_regroup_moves_inland_armies_to_the_most_threatened_front():
     red = seat(s, "Red")
     s["moves_left"] = {t: s["armies"][t] for t in owners}
     assert bot.distances(s, red)["WCA"] == 1
-    assert RULES.ai_order(s, red, None) == {"type": "MOVE", "pair": "WCA-ECA", "count": 4}
-    s2, _ = play(s, "Red", RULES.ai_order(s, red, None))
-    assert RULES.ai_order(s2, red, None) == {"type": "END_TURN"}
+    assert bot_order(RULES, s, red, None) == {"type": "MOVE", "pair": "WCA-ECA", "count": 4}
+    s2, _ = play(s, "Red", bot_order(RULES, s, red, None))
+    assert bot_order(RULES, s2, red, None) == {"type": "END_TURN"}
 
 
 def test_trade_prefers_no_jokers_and_a_pictured_territory():
@@ -66,8 +67,8 @@ def test_ai_uses_no_random_numbers_and_games_replay():
         if RULES.outcome(game.state) is not None:
             break
         seat_ = next(iter(RULES.owed(game.state)))
-        order = RULES.ai_order(game.state, seat_, None)
-        assert order == RULES.ai_order(twin.state, seat_, Dice())
+        order = bot_order(RULES, game.state, seat_, None)
+        assert order == bot_order(RULES, twin.state, seat_, Dice())
         advance(RULES, game, {seat_: order})
         advance(RULES, twin, {seat_: order})
     assert game.state == twin.state

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from app.games.base import IllegalOrder
+from app.games.base import IllegalOrder, bot_order
 from app.games.conquest import RULES
 from app.games.conquest import data as D
 from app.games.conquest.engine import start_turn
@@ -55,7 +55,7 @@ def test_t25_armistice_when_the_last_active_human_abandons():
     assert s["current"] == red and s["round"] == 8
     with pytest.raises(IllegalOrder, match="You have abandoned this game"):
         RULES.validate(s, blue, {"type": "END_TURN"})
-    s, _ = play(s, "Red", "TIMEOUT")
+    s, _ = play(s, "Red", {"type": "TIMEOUT"})
     assert s["current"] == red and s["round"] == 9
     s, ev = play(s, "Red", "ABANDON CONFIRM")
     result = RULES.outcome(s)
@@ -77,7 +77,7 @@ def _t26():
 
 def test_t26_three_fully_automatic_rounds_end_the_game():
     s = _t26()
-    s, ev = play(s, "Blue", "TIMEOUT")
+    s, ev = play(s, "Blue", {"type": "TIMEOUT"})
     # both seats under full auto-command: rounds 12, 13 and 14 are played at once, nobody waits
     assert s["round"] == 14 and RULES.outcome(s) is not None and RULES.owed(s) == {}
     assert "3 rounds without a human order" in texts(ev)
@@ -88,14 +88,14 @@ def test_t26_a_human_turn_restarts_the_count():
     s = _t26()
     red = seat(s, "Red")
     s, _ = anytime(s, "Red", "RESUME_COMMAND")
-    s, _ = play(s, "Blue", "TIMEOUT")
+    s, _ = play(s, "Blue", {"type": "TIMEOUT"})
     assert s["round"] == 12 and s["current"] == red and s["status"][red] == "ACTIVE"
-    s, _ = play(s, "Red", "TIMEOUT")  # round 12: fully automatic (Blue under full auto-command)
+    s, _ = play(s, "Red", {"type": "TIMEOUT"})  # round 12: fully automatic (Blue under full auto-command)
     assert s["round"] == 13 and s["auto_rounds"] == 1 and s["current"] == red
     while s["round"] == 13:  # round 13: Red plays his own turn
-        s, _ = play(s, "Red", RULES.ai_order(s, red, Dice()))
+        s, _ = play(s, "Red", bot_order(RULES, s, red, Dice()))
     assert s["round"] == 14 and s["auto_rounds"] == 0 and s["current"] == red
-    s, _ = play(s, "Red", "TIMEOUT")
+    s, _ = play(s, "Red", {"type": "TIMEOUT"})
     assert s["round"] == 15 and RULES.outcome(s) is None and s["auto_rounds"] == 1
 
 
@@ -111,7 +111,7 @@ def _blue_plays(s):
     blue, serial = seat(s, "Blue"), s["serial"]
     events = []
     while RULES.outcome(s) is None and s["current"] == blue and s["serial"] == serial:
-        s, ev = play(s, "Blue", RULES.ai_order(s, blue, Dice()))
+        s, ev = play(s, "Blue", bot_order(RULES, s, blue, Dice()))
         events += ev
     return s, events
 
@@ -122,7 +122,7 @@ def test_t27_three_missed_turns_hand_the_seat_to_full_auto_command():
     for rnd in (4, 5, 6):
         assert s["round"] == rnd and s["current"] == red
         assert RULES.anytime_prompt(s, red)["forms"][0]["base"] == {"type": "ABANDON"}
-        s, _ = play(s, "Red", "TIMEOUT")
+        s, _ = play(s, "Red", {"type": "TIMEOUT"})
         if rnd < 6:
             s, _ = _blue_plays(s)
     assert s["status"][red] == "FULL_AUTO" and s["timeouts"][red] == 3
@@ -188,7 +188,7 @@ def test_abandon_while_another_seat_is_on_turn():
     assert any(e.get("slot_released") == blue for e in ev)
     # from now on the AI plays Blue's turns at once
     while s["round"] == 4:
-        s, ev = play(s, "Red", RULES.ai_order(s, red, Dice()))
+        s, ev = play(s, "Red", bot_order(RULES, s, red, Dice()))
     assert s["current"] == red and s["round"] == 5 and blue not in RULES.owed(s)
     assert "Blue) places" in texts(ev)
 
@@ -218,12 +218,12 @@ def test_a_state_saved_while_a_full_auto_seat_owed_its_turn_goes_on():
 def test_t27_own_end_turn_resets_the_counter():
     s = _t27()
     red = seat(s, "Red")
-    s, _ = play(s, "Red", "TIMEOUT")
+    s, _ = play(s, "Red", {"type": "TIMEOUT"})
     s, _ = _blue_plays(s)
     while s["current"] == red:
-        s, _ = play(s, "Red", RULES.ai_order(s, red, Dice()))
+        s, _ = play(s, "Red", bot_order(RULES, s, red, Dice()))
     s, _ = _blue_plays(s)
-    s, _ = play(s, "Red", "TIMEOUT")
+    s, _ = play(s, "Red", {"type": "TIMEOUT"})
     s, _ = _blue_plays(s)
     assert s["round"] == 7 and s["timeouts"][red] == 1 and s["status"][red] == "ACTIVE"
 
@@ -239,7 +239,7 @@ def test_t28_missed_deadline_in_mobilisation_trades_places_and_passes():
     s["trades"], s["pools"] = 3, {"G": 7}
     s["hands"][red] = ["c1", "c2", "c3", "c43"]
     before = armies_of(s, red)
-    s2, ev = play(s, "Red", "TIMEOUT")
+    s2, ev = play(s, "Red", {"type": "TIMEOUT"})
     assert s2["trades"] == 4 and s2["hands"][red] == ["c43"]
     assert sorted(s2["discard"]) == ["c1", "c2", "c3"]
     assert armies_of(s2, red) == before + 17 + 2

@@ -200,7 +200,7 @@ def test_t21_objective_converted_by_another_wins_at_next_turn_start():
     assert private and all(e["to"] == [red] for e in private)
     s, _ = play(s, "Olive", "END_TURN")
     assert RULES.outcome(s) is None and s["current"] == seat(s, "Ochre")
-    s, ev = play(s, "Ochre", "TIMEOUT")
+    s, ev = play(s, "Ochre", {"type": "TIMEOUT"})
     assert RULES.outcome(s)[0]["seat"] == red
     assert s["pools"] == {} and "24" in texts(ev)
 

@@ -16,7 +16,7 @@ import pytest
 from sqlmodel import Session, select
 
 from app.db import get_engine
-from app.games.base import ANYTIME_STEP
+from app.games.base import ANYTIME_STEP, bot_order
 from app.games.conquest import RULES
 from app.models import Event, Step, iso
 from tests.platform.helpers import csrf_of, game_row, path_of, step_of
@@ -61,7 +61,7 @@ def play_turn_on_the_page(app, client, g, who):
         row = _row(app, g)
         if row.status != "running" or who["seat"] not in row.owed or row.state["serial"] != serial:
             return
-        order = RULES.ai_order(row.state, who["seat"], random.Random(0))
+        order = bot_order(RULES, row.state, who["seat"], random.Random(0))
         html = _page(client, who)
         resp = client.post(path_of(who["link"]), data={"csrf_token": csrf_of(html), "step_no": step_of(html),
                                                        "notation": RULES.format(order)})

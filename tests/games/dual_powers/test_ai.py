@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.base import step_rng
+from app.games.base import bot_order, step_rng
 from app.games.driver import advance, start
 from app.games.dual_powers import RULES
 
@@ -15,7 +15,7 @@ def _play(options, seed, ai_seats):
         for seat in RULES.owed(game.state):
             rng = step_rng(seed, step, f"bot:{seat}")
             if seat in ai_seats:
-                order = RULES.ai_order(game.state, seat, rng)
+                order = bot_order(RULES, game.state, seat, rng)
             else:
                 order = RULES.random_order(game.state, seat, rng)
             RULES.validate(game.state, seat, order)

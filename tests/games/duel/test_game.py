@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.games.base import IllegalOrder, InvalidOrder
+from app.games.base import IllegalOrder, InvalidOrder, bot_order
 from app.games.driver import advance, play_random, random_orders, start
 from app.games.duel import RULES
 from app.games.duel import state as st
@@ -92,7 +92,9 @@ def test_notation_round_trip_and_keyword_form():
     assert o == {"type": "PLACE", "tile": "L17", "position": "2,-1", "rotation": 3}
     assert RULES.format(o) == "PLACE L17 2 -1 3"
     assert RULES.parse("place tile=L17 q=2 r=-1 rotation=3 turn=7") == {**o, "turn": 7}
-    assert RULES.parse(RULES.format({**o, "turn": 7, "auto": True})) == {**o, "turn": 7, "auto": True}
+    assert RULES.format({**o, "turn": 7, "auto": True}) == "PLACE L17 2 -1 3 turn=7 AUTO"
+    with pytest.raises(InvalidOrder):  # the server's mark of a missed deadline: never a player's order
+        RULES.parse(RULES.format({**o, "turn": 7, "auto": True}))
     assert RULES.parse("PASS") == {"type": "PASS"}
     for junk in ["PLACE L17 2 -1", "PLACE L17 a b c", "JUMP", "PLACE L17 2 -1 3 4"]:
         with pytest.raises(InvalidOrder):
@@ -221,7 +223,7 @@ def test_random_and_greedy_games_keep_areas_connected_and_lines_matched():
     game = start(RULES, {"forfeit_after": 0}, "invariants")
     while RULES.outcome(game.state) is None:
         step = len(game.steps)
-        orders = {s: RULES.ai_order(game.state, s, step_rng("inv", step, s)) for s in RULES.owed(game.state)}
+        orders = {s: bot_order(RULES, game.state, s, step_rng("inv", step, s)) for s in RULES.owed(game.state)}
         for s, o in orders.items():
             RULES.validate(game.state, s, o)
         advance(RULES, game, orders)
