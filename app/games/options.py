@@ -37,7 +37,7 @@ def flag(name: str, value: Any) -> bool:
     """``value`` as a yes/no option: true or false."""
     if isinstance(value, bool):
         return value
-    if value in ("true", "false"):
+    if isinstance(value, str) and value in ("true", "false"):
         return value == "true"
     raise ValueError(f"{name} must be true or false, not {value!r}")
 
