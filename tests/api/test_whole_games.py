@@ -20,7 +20,7 @@ from tests.api.openapi_check import checked
 from tests.platform.helpers import path_of
 
 #: Short games (few rounds, few players) so that the four end within seconds.
-OPTIONS = {"dual_powers": [], "conquest": ["players=2", "round_limit=8"], "duel": [],
+OPTIONS = {"dual_powers": [], "conquest": ["players=2", "round_limit=30"], "duel": [],
            "empire": ["players=3", "round_limit=4"]}
 
 
