@@ -45,9 +45,20 @@ to draw a richer form; it must still post the same field names.
 
 Events
 ------
-``resolve`` returns events: dicts with at least ``"text"`` (one English
-sentence a player understands) and ``"to"``: ``None`` for everyone, or a list
-of the seats that may see it.  Any other keys are free data.
+``resolve`` returns events: dicts with at least ``"text"`` and ``"to"``:
+``None`` for everyone, or a list of the seats that may see it.  ``"text"`` is a
+message of the game's catalogue, never a finished sentence:
+``msg("moved", seat=name("seat", "RED"), n=3)`` -> ``{"msg": "moved", "args":
+{...}}`` (see ``app/games/text.py``).  The game author writes the English once,
+in ``app/games/<slug>/text.py`` (``T("moved", "{seat} moves {n}.")``, ``TN`` for
+plurals), and the platform renders the message in each reader's language from the
+game's gettext catalogue; a plain string is shown as it is (names, notation).  Any
+other keys are free data.
+
+Prompts (``title``, ``text``, labels, choice labels) and refusals
+(``raise self.text.refuse("not_adjacent", a=..., b=...)``, an ``IllegalOrder``)
+carry messages the same way; the English strings in the prompt above stand for
+the messages a game writes.
 
 Optional extras
 ---------------
