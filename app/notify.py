@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from app.games import get_rules
 from app.games.base import Rules
-from app.i18n import gettext, player_locale
+from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
 from app.kinds import GameStatus, OutboxStatus
 from app.models import Event, Game, MailJob, Player, Report, Seat, Step, iso
 from app.outbox import queue_mail
@@ -211,8 +211,9 @@ def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, pla
     with player_locale(player.language):
         text = render_template("mail/turn.txt", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
         html = render_template("mail/turn.html", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
-        subject = gettext("[%(title)s #%(id)s] you take over %(seat)s", title=game.title, id=game.id,
-                          seat=seat.seat)
+        subject = gettext("[%(title)s #%(id)s] you take over %(seat)s",
+                          title=game_title_filter(game.title, game.slug), id=game.id,
+                          seat=seat_name_filter(seat.seat, game.slug))
     queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=kind, to_addr=player.email,
                subject=subject, text=text, html=html,
                report_id=None, thread=f"g{game.id}.{seat.seat}.v{seat.token_version}", now=now)
@@ -224,8 +225,8 @@ def outage_notice(session: Session, game: Game, hours: float, now: datetime) -> 
         with player_locale(player.language):
             text = render_template("mail/outage.txt", game=game, seat=seat, hours=hours, player=player,
                                    deadline=iso(game.deadline), link=LINK_PLACEHOLDER)
-            subject = gettext("[%(title)s #%(id)s] deadline moved after a server outage", title=game.title,
-                              id=game.id)
+            subject = gettext("[%(title)s #%(id)s] deadline moved after a server outage",
+                              title=game_title_filter(game.title, game.slug), id=game.id)
         queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat,
                    kind=f"outage{int(now.timestamp())}", to_addr=player.email,
                    subject=subject, text=text, html="",

@@ -45,9 +45,20 @@ to draw a richer form; it must still post the same field names.
 
 Events
 ------
-``resolve`` returns events: dicts with at least ``"text"`` (one English
-sentence a player understands) and ``"to"``: ``None`` for everyone, or a list
-of the seats that may see it.  Any other keys are free data.
+``resolve`` returns events: dicts with at least ``"text"`` and ``"to"``:
+``None`` for everyone, or a list of the seats that may see it.  ``"text"`` is a
+message of the game's catalogue, never a finished sentence:
+``msg("moved", seat=name("seat", "RED"), n=3)`` -> ``{"msg": "moved", "args":
+{...}}`` (see ``app/games/text.py``).  The game author writes the English once,
+in ``app/games/<slug>/text.py`` (``T("moved", "{seat} moves {n}.")``, ``TN`` for
+plurals), and the platform renders the message in each reader's language from the
+game's gettext catalogue; a plain string is shown as it is (names, notation).  Any
+other keys are free data.
+
+Prompts (``title``, ``text``, labels, choice labels) and refusals
+(``raise self.text.refuse("not_adjacent", a=..., b=...)``, an ``IllegalOrder``)
+carry messages the same way; the English strings in the prompt above stand for
+the messages a game writes.
 
 Optional extras
 ---------------
@@ -56,7 +67,8 @@ optional extra its default, so the platform calls them all on every game
 and never asks whether a game has one: ``board_svg`` (the board for pages and
 reports), ``ai_order`` (a better bot than ``random_order``; also
 auto-command), ``robot_seats`` (seats the game plays itself),
-``handles_missed_deadlines``, ``board_per_seat``, ``anytime_prompt`` and
+``handles_missed_deadlines``, ``board_per_seat``, ``turn_label`` (a turn key as
+players read it), ``anytime_prompt`` and
 ``apply_anytime`` (decisions at any time, below), ``conformance_options`` and
 ``conformance_max_steps`` (for the conformance test).  A prompt may carry
 ``"seconds"``: the game's own suggested length for the step (a timer), used
@@ -96,7 +108,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from app.games.prompting import order_from_prompt
-from app.games.text import EMPTY, Catalogue, IllegalOrder, InvalidOrder, Render
+from app.games.text import EMPTY, Catalogue, IllegalOrder, InvalidOrder, Msg, Render
 
 __all__ = ["ANYTIME_STEP", "BaseRules", "IllegalOrder", "InvalidOrder", "Rules", "Catalogue"]
 
@@ -274,6 +286,14 @@ class BaseRules(ABC):
     @abstractmethod
     def turn_key(self, state: State) -> str:
         """Which turn the current step belongs to; deadlines and mails follow it."""
+
+    def turn_label(self, turn_key: str) -> Msg | str:
+        """``turn_key`` as a player reads it: a message of the game's catalogue ("round 2,
+        turn 3"); pages, mails and reports show it instead of the key.
+
+        Default: the key as it is.
+        """
+        return turn_key
 
     @abstractmethod
     def view(self, state: State, seat: str | None) -> dict[str, Any]:

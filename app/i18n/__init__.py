@@ -38,7 +38,7 @@ from app.i18n.games import translate_game_text
 from app.i18n.lang import DEFAULT, LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, current_language, normalize
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "DEFAULT", "current_language", "normalize", "gettext", "lazy_gettext",
-           "ngettext", "player_locale", "init_app"]
+           "ngettext", "player_locale", "init_app", "game_title_filter", "turn_label_filter", "seat_name_filter"]
 
 
 
@@ -90,11 +90,29 @@ def seat_name_filter(seat: Any, slug: str | None = None) -> str:
     return gametext.render(slug or "", name("seat", str(seat)), current_language())
 
 
+def game_title_filter(title: Any, slug: str | None = None) -> str:
+    """Jinja filter: a game's title ("WW2 Conquest") from its catalogue (id ``title``) in the
+    current language; the stored title when the game has none."""
+    if slug and "title" in gametext.catalogue(slug).entries:
+        return gametext.render(slug, {"msg": "title"}, current_language())
+    return str(title or "")
+
+
+def turn_label_filter(turn_key: Any, slug: str | None = None) -> str:
+    """Jinja filter: a turn key ("R2-T3") as the game's players read it, in the current language."""
+    if not turn_key:
+        return ""
+    label = gametext.turn_label(slug or "", str(turn_key))
+    return gametext.render(slug or "", label, current_language())
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", TRANSLATIONS)
     Babel(app, locale_selector=select_locale)
     app.jinja_env.filters["game_text"] = game_text_filter
     app.jinja_env.filters["seat_name"] = seat_name_filter
+    app.jinja_env.filters["game_title"] = game_title_filter
+    app.jinja_env.filters["turn_label"] = turn_label_filter
     app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES,
                                  languages=LANGUAGES)

@@ -45,6 +45,14 @@ def translations(slug: str, lang: str) -> NullTranslations:
     return Translations.load(TRANSLATIONS, [lang], domain=slug)
 
 
+def turn_label(slug: str, turn_key: str) -> Any:
+    """The game's label for ``turn_key`` (a message), else the key itself."""
+    try:
+        return get_rules(slug).turn_label(turn_key)
+    except LookupError:
+        return turn_key
+
+
 def is_game_text(value: object) -> bool:
     """A message, a list argument or a platform notice (not a plain string)."""
     return is_msg(value) or (isinstance(value, dict) and ("list" in value or "platform" in value))

@@ -42,7 +42,7 @@ from sqlmodel import Session, select
 from app import turns
 from app.db import get_engine, write_session
 from app.games import get_rules
-from app.i18n import game_text_filter, gettext, player_locale
+from app.i18n import game_text_filter, game_title_filter, gettext, player_locale, seat_name_filter, turn_label_filter
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.mail import clean_header, queue_mail
@@ -295,13 +295,21 @@ class _Context:
 
     @property
     def name(self) -> str:
-        return f"{self.game.title} #{self.game.id}"
+        """The game's title in the current language, and its number."""
+        return f"{game_title_filter(self.game.title, self.game.slug)} #{self.game.id}"
+
+    @property
+    def seat_label(self) -> str:
+        """The seat as the game names it, in the current language."""
+        return seat_name_filter(self.seat.seat, self.game.slug)
 
     def answer(self, status: str, detail: str, step_no: int, body: tuple[str, str]) -> Result:
         subject, text = body
+        with player_locale(self.player.language):
+            prefix = f"[{self.name}] {self.seat_label}"
         mail = dict(game_id=self.game.id, step_no=step_no, seat=self.seat.seat,
                     kind=f"{REPLY_KIND}{self.key[:16]}", to_addr=self.player.email,
-                    subject=f"[{self.name}] {self.seat.seat}: {subject}", text=text + _footer(self),
+                    subject=f"{prefix}: {subject}", text=text + _footer(self),
                     html="", report_id=None, thread=f"g{self.game.id}.{self.seat.seat}")
         return Result(status, detail=detail, seat_id=self.seat.id, game_id=self.game.id, step_no=step_no,
                       answered_to=self.player.email, mails=[mail])
@@ -350,7 +358,7 @@ def _your_page() -> str:
 
 def _step_words(game: Game, step_no: int) -> str:
     if game.turn_key and step_no == game.step_no:
-        return gettext("step %(step)s (turn %(turn)s)", step=step_no, turn=game.turn_key)
+        return gettext("step %(step)s (%(turn)s)", step=step_no, turn=turn_label_filter(game.turn_key, game.slug))
     return gettext("step %(step)s", step=step_no)
 
 
@@ -380,7 +388,7 @@ def _footer(ctx: _Context) -> str:
     sender = clean_header(ctx.sender)[:200] or gettext("an unknown sender")
     return ("\n\n--\n"
             + gettext("This answers a mail from %(sender)s to the order address of seat %(seat)s.",
-                      sender=sender, seat=ctx.seat.seat)
+                      sender=sender, seat=ctx.seat_label)
             + "\n" + gettext("It is an automatic answer: replies to it are not read.") + "\n")
 
 
@@ -390,7 +398,7 @@ def _accepted_text(ctx: _Context, prompt: dict[str, Any], text: str, step_no: in
     game = ctx.game
     title = _title(ctx, prompt, gettext("your decision"))
     lines = [gettext("Your order for %(game)s, seat %(seat)s, is on file for step %(step)s (%(title)s):",
-                     game=ctx.name, seat=ctx.seat.seat, step=step_no, title=title),
+                     game=ctx.name, seat=ctx.seat_label, step=step_no, title=title),
              "", quote(text), ""]
     if ctx.replied_step is not None and ctx.replied_step != step_no:
         lines += [gettext("Your mail answered the mail of step %(replied)s; the order was applied to step %(step)s, "
@@ -414,7 +422,7 @@ def _rejected_text(ctx: _Context, prompt: dict[str, Any], text: str, problem: st
                    anytime: bool = False) -> tuple[str, str]:
     problem = _problem(ctx, problem)
     lines = [gettext("Your mail for %(game)s, seat %(seat)s, was read, but no order was stored:",
-                     game=ctx.name, seat=ctx.seat.seat), "",
+                     game=ctx.name, seat=ctx.seat_label), "",
              quote(text), "", gettext("Problem: %(problem)s", problem=problem), "",
              _how_to(ctx, prompt, anytime)]
     return gettext("order NOT accepted"), "\n".join(lines)
@@ -424,7 +432,7 @@ def _rejected_text(ctx: _Context, prompt: dict[str, Any], text: str, problem: st
 def _anytime_text(ctx: _Context, prompt: dict[str, Any], text: str) -> tuple[str, str]:
     title = _title(ctx, prompt, gettext("a decision you may send at any time"))
     lines = [gettext("Your order for %(game)s, seat %(seat)s, was applied at once (%(title)s):",
-                     game=ctx.name, seat=ctx.seat.seat, title=title),
+                     game=ctx.name, seat=ctx.seat_label, title=title),
              "", quote(text), "",
              gettext("The game log on your page shows what followed: %(link)s", link=LINK_PLACEHOLDER)]
     return gettext("order applied"), "\n".join(lines)
@@ -434,7 +442,7 @@ def _anytime_text(ctx: _Context, prompt: dict[str, Any], text: str) -> tuple[str
 def _empty_text(ctx: _Context, prompt: dict[str, Any]) -> tuple[str, str]:
     lines = [gettext("Your mail for %(game)s, seat %(seat)s, was read, but no order was found in it "
                      "(quoted text, signatures and lines starting with # are ignored).",
-                     game=ctx.name, seat=ctx.seat.seat), "", _how_to(ctx, prompt)]
+                     game=ctx.name, seat=ctx.seat_label), "", _how_to(ctx, prompt)]
     return gettext("no order found"), "\n".join(lines)
 
 
@@ -450,7 +458,7 @@ def _closed_text(ctx: _Context, text: str) -> tuple[str, str]:
         waiting = ", ".join(sorted(game.owed)) or gettext("nobody")
         why = gettext("you owe no decision now (waiting for %(who)s).", who=waiting)
     lines = [gettext("Your mail for %(game)s, seat %(seat)s, was read, but no order was stored: %(why)s",
-                     game=ctx.name, seat=ctx.seat.seat, why=why)]
+                     game=ctx.name, seat=ctx.seat_label, why=why)]
     if text:
         lines += ["", quote(text)]
     lines += ["", gettext("Your next turn mail tells you when you owe a decision again."), _your_page()]
@@ -461,7 +469,7 @@ def _closed_text(ctx: _Context, text: str) -> tuple[str, str]:
 def _too_large_text(ctx: _Context) -> tuple[str, str]:
     limit = max_bytes() // 1024
     lines = [gettext("Your mail for %(game)s, seat %(seat)s, was too large to read (at most %(limit)s KB); "
-                     "nothing was stored.", game=ctx.name, seat=ctx.seat.seat, limit=limit), "",
+                     "nothing was stored.", game=ctx.name, seat=ctx.seat_label, limit=limit), "",
              gettext("Send only your order as plain text, without attachments or pictures, to:"),
              f"    {ctx.reply_addr}", gettext("or use your personal page:") + " " + LINK_PLACEHOLDER]
     return gettext("mail too large, no order stored"), "\n".join(lines)

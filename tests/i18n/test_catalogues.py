@@ -81,3 +81,14 @@ def test_compiled_catalogue_is_up_to_date(lang):
         compiled = {_key(m.id): _key(m.string) for m in read_mo(fh) if m.id}
     source = {_key(m.id): _key(m.string) for m in po(lang) if m.id and m.string and not m.fuzzy}
     assert compiled == source, f"{path} is stale: run pybabel compile -d app/i18n/translations"
+
+
+def test_portuguese_catalogues_use_the_european_plural_rule():
+    """European Portuguese: one singular (n == 1), zero is plural; Babel's default for "pt"
+    is the Brazilian rule, so the header is set by hand and pybabel update keeps it."""
+    folder = os.path.join(I18N, "translations", "pt", "LC_MESSAGES")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".po"):
+            with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                text = fh.read()
+            assert '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"' in text, name

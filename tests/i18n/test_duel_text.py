@@ -30,7 +30,7 @@ PO = os.path.join(os.path.dirname(__file__), "..", "..", "app", "i18n", "transla
                   "duel.po")
 SEEDS = (1, 2, 3, 4)
 #: kinds of glossary entries: names of things (ids ``kind.key``)
-GLOSSARY = ("seat", "terrain", "edge", "network", "task", "marker", "abbr", "flag", "dir")
+GLOSSARY = ("title", "seat", "terrain", "edge", "network", "task", "marker", "abbr", "flag", "dir")
 #: words spelt the same in English and Portuguese ("no" is also the abbreviation of noroeste)
 SAME = {"no", "total", "subtotal", "final"}
 #: the order notation stays as it is in every language (``PLACE L17 2 -1 3``, ``turn=7``, ``PASS``)

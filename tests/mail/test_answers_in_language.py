@@ -101,7 +101,8 @@ def test_confirmation_and_rejection_by_mail_in_the_players_language(smtp_app, re
     assert len(answers) == 2 and all(m["to"] == [sov] for m in answers.values())
     [bad_subject] = [s for s in answers if words["rejected"][0] in s]
     [good_subject] = [s for s in answers if words["accepted"][0] in s]
-    assert bad_subject.startswith(f"[{game.title} #{game.id}] SOV: ")
+    assert bad_subject.startswith(f"[{render('dual_powers', {'msg': 'title'}, lang)} #{game.id}] "
+                                  f"{render('dual_powers', {'msg': 'seat.SOV'}, lang)}: ")
 
     bad = _body(answers[bad_subject]["msg"])
     assert words["rejected"][1] in bad

@@ -40,6 +40,7 @@ explained by the spec (decisions D1-D23), so the engine follows the spec.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from app.games.base import BaseRules, Event, Order, State, deep_copy
@@ -48,7 +49,7 @@ from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 from app.games.conquest.text import TEXT
 from app.games.options import known, one_of, whole
-from app.games.text import Render
+from app.games.text import Msg, Render, msg, name
 
 
 class ConquestRules(BaseRules):
@@ -148,6 +149,13 @@ class ConquestRules(BaseRules):
 
     def turn_key(self, state: State) -> str:
         return f"R{state['round']}-{state['current']}"
+
+    def turn_label(self, turn_key: str) -> Msg | str:
+        """``R3-P2`` -> "round 3, Commander 2"."""
+        found = re.fullmatch(r"R(\d+)-(P\d)", turn_key)
+        if not found:
+            return turn_key
+        return msg("turn.round", round=int(found[1]), seat=name("seat", found[2]))
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)

@@ -13,6 +13,13 @@ from app.games.text import TN, Catalogue, T
 
 TEXT = Catalogue("conquest", [
     T("title", "WW2 Conquest"),
+    T("seat.P1", "Commander 1"),
+    T("seat.P2", "Commander 2"),
+    T("seat.P3", "Commander 3"),
+    T("seat.P4", "Commander 4"),
+    T("seat.P5", "Commander 5"),
+    T("seat.P6", "Commander 6"),
+    T("turn.round", "round {round}, {seat}"),
     # -- glossary: territories (rulebook names) and the board's abbreviations --------------
     T("territory.ALA", "Alaska"),
     T("territory.WCA", "Western Canada"),

@@ -35,6 +35,7 @@ units O<level>-<n>; region tiles TILE-<region>.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from app.games.base import BaseRules, IllegalOrder, State
@@ -43,7 +44,7 @@ from app.games.dual_powers.seen import seen
 from app.games.dual_powers.text import TEXT, msg
 from app.games.dual_powers.text import seat as sname
 from app.games.options import flag, known
-from app.games.text import Render
+from app.games.text import Msg, Render
 
 Order = dict[str, Any]
 
@@ -148,6 +149,18 @@ class DualPowersRules(BaseRules):
         if phase == "unrest":
             return f"R{rnd}-unrest"
         return "over"
+
+    def turn_label(self, turn_key: str) -> Msg | str:
+        """``R1-objective``, ``R2-T3``, ``R2-T3-part2``, ``R2-unrest``, ``over`` as players read them."""
+        if turn_key == "over":
+            return msg("turn.over")
+        found = re.fullmatch(r"R(\d+)-(?:(objective|unrest)|T(\d+)(-part2)?)", turn_key)
+        if not found:
+            return turn_key
+        rnd = int(found[1])
+        if found[2]:
+            return msg(f"turn.{found[2]}", round=rnd)
+        return msg("turn.part2" if found[4] else "turn.action", round=rnd, turn=int(found[3]))
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)

@@ -13,7 +13,12 @@ from app.games.text import TN, Catalogue, Msg, T, msg, name
 
 TEXT = Catalogue("dual_powers", [
     # -- glossary ---------------------------------------------------------------------------
-    T("game.title", "Dual Powers: Revolution 1917"),
+    T("title", "Dual Powers: Revolution 1917"),
+    T("turn.objective", "round {round}, objectives"),
+    T("turn.action", "round {round}, turn {turn}"),
+    T("turn.part2", "round {round}, turn {turn}, second part"),
+    T("turn.unrest", "round {round}, unrest"),
+    T("turn.over", "end of the game"),
     T("seat.SOV", "Soviet"),
     T("seat.GOV", "Government"),
     T("seat.OPP", "Opposition"),

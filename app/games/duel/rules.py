@@ -37,7 +37,7 @@ from app.games.duel.geometry import cell_key
 from app.games.duel.placement import automatic_placement, grid_of, legal_placements, score
 from app.games.duel.text import TEXT
 from app.games.options import known, whole
-from app.games.text import Render
+from app.games.text import Msg, Render, msg
 
 
 class DuelRules(BaseRules):
@@ -118,6 +118,12 @@ class DuelRules(BaseRules):
 
     def turn_key(self, state: State) -> str:
         return f"T{state['turn']}"
+
+    def turn_label(self, turn_key: str) -> Msg | str:
+        """``T5`` -> "turn 5"."""
+        if turn_key[:1] == "T" and turn_key[1:].isdigit():
+            return msg("turn.turn", turn=int(turn_key[1:]))
+        return turn_key
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return views.view(state, seat)

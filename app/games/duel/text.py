@@ -15,6 +15,8 @@ from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
 TEXT = Catalogue("duel", [
     # --- glossary ---------------------------------------------------------------
+    T("title", "Dorfromantik: The Duel"),
+    T("turn.turn", "turn {turn}"),
     T("seat.RED", "Red"),
     T("seat.BLUE", "Blue"),
     T("terrain.F", "forest"),

@@ -17,7 +17,7 @@ from app.games.empire.text import TEXT, codes, joined
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
 from app.games.options import known
-from app.games.text import Render, listing, msg
+from app.games.text import Msg, Render, listing, msg
 
 
 class EmpireRules(BaseRules):
@@ -69,6 +69,17 @@ class EmpireRules(BaseRules):
         if state["phase"] == "over":
             return f"R{state['round']}-END"
         return f"R{state['round']}-{state['phase']}"
+
+    def turn_label(self, turn_key: str) -> Msg | str:
+        """``R2-T3A`` -> "round 2, phase 3A Diplomacy: proposals"; ``R3-END``: game over."""
+        rnd, _, phase = turn_key.partition("-")
+        if not (rnd[:1] == "R" and rnd[1:].isdigit()):
+            return turn_key
+        if phase == "END":
+            return msg("phase.over")
+        if f"phase.{phase}" not in TEXT.entries:
+            return turn_key
+        return msg("turn.round", round=int(rnd[1:]), phase=msg(f"phase.{phase}"))
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return view(state, seat)

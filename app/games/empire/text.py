@@ -18,6 +18,12 @@ from typing import Any
 from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
 TEXT = Catalogue("empire", [
+    T("title", "Empire: the Emperor's tribute"),
+    T("seat.P1", "Player 1"),
+    T("seat.P2", "Player 2"),
+    T("seat.P3", "Player 3"),
+    T("seat.P4", "Player 4"),
+    T("turn.round", "round {round}, phase {phase}"),
     # ------------------------------------------------------------ glossary
     T("colour.BLUE", "BLUE"),
     T("colour.GREEN", "GREEN"),
