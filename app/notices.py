@@ -18,6 +18,29 @@ from app.i18n.gametext import render
 from app.models import Event
 
 
+class Refusal(ValueError):
+    """A request the platform refuses, with its reason as a platform message.
+
+    ``str(exc)`` is the English (logs); ``exc.message`` is ``{"platform": template, "args": ...}``,
+    which the ``game_text`` filter shows in the reader's language.  ``template`` is marked
+    with ``N_`` where it is written, so that it is in the catalogues.
+    """
+
+    def __init__(self, template: str, /, **args: Any) -> None:
+        self.template = template
+        self.params = args
+        super().__init__(render("", self.message, "en"))
+
+    @property
+    def message(self) -> dict[str, Any]:
+        return {"platform": self.template, "args": self.params}
+
+
+def reason(exc: Exception) -> Any:
+    """What a page shows of a refusal: its message (rendered in the reader's language), else its text."""
+    return exc.message if isinstance(exc, Refusal) else str(exc)
+
+
 def seat_name(seat_id: str) -> dict[str, Any]:
     """A seat as a parameter of a notice: the game's own name for it."""
     return name("seat", seat_id)

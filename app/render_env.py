@@ -26,7 +26,6 @@ from app import i18n, paths
 from app.games import get_rules
 from app.i18n import gametext
 from app.i18n.dates import format_local
-from app.i18n.games import translate_svg
 
 ASSET_SCHEME = "pbem-asset:"
 TEMPLATES = paths.TEMPLATES
@@ -68,7 +67,7 @@ def game_svg(slug: str, view: dict[str, Any], seat: str | None) -> Markup:
     # the game escapes every text it draws; the translations come from our own catalogues
     lang = i18n.current_language()
     svg = rules.board_svg(view, seat, lambda text: gametext.render(slug, text, lang))
-    return Markup(translate_svg(slug, svg))  # nosec B704
+    return Markup(svg)  # nosec B704
 
 
 def qr_svg(link: str) -> Markup:

@@ -372,7 +372,8 @@ class BaseRules(ABC):
         :raises IllegalOrder: the order is not allowed (default: always, since a game
             without ``anytime_prompt`` offers nothing to send).
         """
-        raise IllegalOrder("There is nothing you can send now.")
+        raise IllegalOrder("There is nothing you can send now.",
+                           {"platform": "There is nothing you can send now.", "args": {}})
 
 
 def deep_copy(state: State) -> State:

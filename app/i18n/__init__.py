@@ -9,12 +9,15 @@ Flask-Babel picks the language of each render:
 - mails and PDF reports are rendered outside the player's request, inside
   ``with player_locale(language):``.
 
-Game text (IllegalOrder messages, events, prompts) stays English inside the
-engines and is translated at the edge by ``app.i18n.games`` (the ``game_text``
-filter in templates).
+Game text (events, prompts, refusals, board labels) is message ids with parameters;
+each game's English is written once in ``app/games/<slug>/text.py`` and every other
+language is a gettext catalogue of the game's own domain (``app.i18n.gametext``, the
+``game_text`` filter in templates). Platform notices and refusals are the platform's
+messages (``app.notices``).
 
-Catalogues (``translations/<lang>/LC_MESSAGES/messages.po``, compiled ``.mo``
-committed beside them) are kept up to date with::
+Catalogues (``translations/<lang>/LC_MESSAGES/<domain>.po``, compiled ``.mo``
+committed beside them; domain ``messages`` for the platform, the slug for a game) are
+kept up to date with ``bin/i18n``, which runs::
 
     pybabel extract -F app/i18n/babel.cfg -k N_ -k lazy_gettext --no-location \
         --sort-output -o app/i18n/messages.pot .
@@ -34,7 +37,6 @@ from flask_babel import Babel, force_locale, gettext, lazy_gettext, ngettext
 
 from app.games.text import name
 from app.i18n import gametext
-from app.i18n.games import translate_game_text
 from app.i18n.lang import DEFAULT, LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, current_language, normalize
 
 __all__ = ["LANGUAGES", "LANGUAGE_NAMES", "DEFAULT", "current_language", "normalize", "gettext", "lazy_gettext",
@@ -71,16 +73,15 @@ def select_locale() -> str:
 
 
 def game_text_filter(text: Any, slug: str | None = None) -> str:
-    """Jinja filter: a game's message (id and parameters) in the current language.
+    """Jinja filter: a game's message (id and parameters) or a platform message in the current language.
 
-    A plain string is a name or notation, shown as it is, unless an older game still
-    writes English sentences (translated through ``app.i18n.games`` until it is gone).
+    A plain string is a name, a number or notation, shown as it is.
     """
     if text is None:
         return ""
     if gametext.is_game_text(text):
         return gametext.render(slug or "", text, current_language())
-    return translate_game_text(slug or "", str(text), current_language())
+    return str(text)
 
 
 def seat_name_filter(seat: Any, slug: str | None = None) -> str:

@@ -17,9 +17,11 @@ from sqlmodel import Session, select
 from app import turns
 from app.deadlines import check_policy
 from app.games import get_rules
+from app.i18n.terms import N_
 from app.kinds import GameStatus, SeasonStatus
 from app.leagues import pairing, ratings
 from app.models import Game, League, LeagueGame, LeagueMember, Player, Rating, Season, Seat, utcnow
+from app.notices import Refusal
 from app.tokens import derive_token, hash_token, new_salt
 
 
@@ -70,7 +72,7 @@ def add_member(session: Session, league: League, email: str) -> LeagueMember:
     """Add a player by address (joining twice is harmless)."""
     email = email.strip()
     if "@" not in email or len(email) > 254 or any(c in email for c in "\r\n <>"):
-        raise ValueError(f"{email!r} is not an e-mail address")
+        raise Refusal(N_("{email} is not an e-mail address"), email=repr(email))
     player = turns.get_or_create_player(session, email)
     member = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id,
                                                      LeagueMember.player_id == player.id)).first()
@@ -108,11 +110,11 @@ def start_season(session: Session, league: League, now: datetime | None = None,
     people = [p.id for _m, p in members(session, league)]
     small, large = table_range(league)
     if len(people) < small:
-        raise ValueError(f"a season needs at least {small} members ({len(people)} so far)")
+        raise Refusal(N_("a season needs at least {small} members ({n} so far)"), small=small, n=len(people))
     last = session.exec(select(Season).where(Season.league_id == league.id)
                         .order_by(Season.number.desc())).first()  # type: ignore[attr-defined]
     if last is not None and last.status == SeasonStatus.RUNNING:
-        raise ValueError(f"season {last.number} is still running")
+        raise Refusal(N_("season {n} is still running"), n=last.number)
     if rounds is None:
         rounds = len(pairing.round_robin(people)) if large == 2 else 3
     season = Season(league_id=league.id, number=(last.number + 1) if last else 1, rounds=rounds, created_at=now)

@@ -319,7 +319,7 @@ class _Context:
 #
 # Every answer is written in the language of the seat's player (``Player.language``);
 # the game's own words in it (the prompt title, the game's reason for refusing an
-# order) are translated like on the pages (``app.i18n.games``).  The quoted order
+# order) are rendered like on the pages (``app.i18n.gametext``).  The quoted order
 # and the link placeholder are never translated.
 
 #: the reasons for refusing an order that are ours, not the game's

@@ -22,7 +22,7 @@ from app.i18n.terms import N_
 from app.kinds import GameStatus, GmActionKind
 from app.links import issue_prefs_token, issue_seat_token
 from app.models import Game, GmAction, Player, Seat, iso, utcnow
-from app.notices import notice, seat_name
+from app.notices import Refusal, notice, seat_name
 from app.turns.store import get_or_create_player, id_of
 
 #: What the players read in the game log after a GM action.
@@ -45,7 +45,7 @@ _PLAYER_ONLY[GmActionKind.PAUSE] = _PLAYER_ONLY[GmActionKind.EXTEND]
 _PLAYER_ONLY[GmActionKind.SETTINGS_LINK] = _PLAYER_ONLY[GmActionKind.ROTATE]
 
 
-class Refused(ValueError):
+class Refused(Refusal):
     """The action may not be done now; the message says why (shown to the GM or player)."""
 
 
@@ -121,7 +121,7 @@ def extend(session: Session, game: Game, hours: float, now: datetime, *, cap_hou
         return
     left = extension_left(session, game, cap_hours)
     if hours > left:
-        raise Refused(f"GM extensions are capped: {left:g} hours left in this game.")
+        raise Refused(N_("GM extensions are capped: {hours:g} hours left in this game."), hours=left)
     game.deadline = game.deadline + timedelta(hours=hours)
     log_action(session, game, GmActionKind.EXTEND, now, hours=hours, detail=f"deadline now {iso(game.deadline)}")
     session.add(game)
@@ -286,7 +286,7 @@ def ask_pause(session: Session, game: Game, hours: float, now: datetime) -> None
     :raises Refused: a request is already open.
     """
     if open_pause_request(session, game) is not None:
-        raise Refused("A pause request is already open.")
+        raise Refused(N_("A pause request is already open."))
     session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE_REQUEST, hours=hours, detail="open",
                          created_at=now))
     session.add(notice(game.slug, id_of(game), game.step_no, now,
@@ -303,7 +303,7 @@ def consent_to_pause(session: Session, game: Game, seat_id: str, now: datetime) 
     """
     req = open_pause_request(session, game)
     if req is None or seat_id not in pause_voters(session, game):
-        raise Refused("There is no pause request for you to answer.")
+        raise Refused(N_("There is no pause request for you to answer."))
     if seat_id not in pause_consents(session, game, req):
         session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE_CONSENT, detail=seat_id, created_at=now))
         session.flush()

@@ -30,13 +30,20 @@ from app.games.base import Order as OrderData
 from app.kinds import GameStatus, OrderSource
 from app.models import Game, Order, Seat
 from app.turns.forms import FormData, index_of_key, order_from_form
-from app.turns.orders import accept_anytime, accept_order, anytime_prompt, decision_unchanged, is_anytime_order
+from app.turns.orders import (
+    NOTHING_TO_SEND,
+    accept_anytime,
+    accept_order,
+    anytime_prompt,
+    decision_unchanged,
+    is_anytime_order,
+)
 from app.turns.store import StepClosed
 
 log = logging.getLogger(__name__)
 
 #: The refusal when a seat has no anytime decision to send (the game's words: translated like them).
-NOTHING_TO_SEND = "There is nothing you can send now."
+
 
 
 class Outcome(StrEnum):

@@ -19,10 +19,14 @@ from app.db import write_session
 from app.games import get_rules
 from app.games.base import IllegalOrder, Rules, step_rng
 from app.games.base import Order as OrderData
+from app.i18n.terms import N_
 from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
 from app.models import Game, Order, Seat, Step, utcnow
 from app.turns.resolve import close_step, process_game
 from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
+
+#: the platform's answer when a seat sends something at any time and nothing is offered
+NOTHING_TO_SEND = {"platform": N_("There is nothing you can send now."), "args": {}}
 
 
 def step_kind(step: Step) -> StepKind:
@@ -183,7 +187,7 @@ def submit_anytime(
         raise StepClosed(game.step_no)
     rules = get_rules(game.slug)
     if anytime_prompt(rules, game, seat.seat) is None:
-        raise IllegalOrder("There is nothing you can send now.")
+        raise IllegalOrder("There is nothing you can send now.", NOTHING_TO_SEND)
     step_no = game.step_no
     new_state, events = rules.apply_anytime(
         game.state, seat.seat, order, step_rng(game.seed, step_no, "anytime"))

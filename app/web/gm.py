@@ -11,11 +11,11 @@ from sqlmodel import select
 from app import turns
 from app.db import get_engine, get_session, write_session
 from app.games import all_games
-from app.i18n import gettext
 from app.i18n.terms import N_
 from app.kinds import OutboxStatus
 from app.links import seat_link
 from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
+from app.notices import Refusal, reason, seat_name
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns import Refused
 from app.web.forms import finite_float
@@ -58,13 +58,13 @@ def new() -> Response | str:
         try:
             options = json.loads(request.form.get("options") or "{}")
             if not isinstance(options, dict):
-                raise ValueError("options must be a JSON object")
+                raise Refusal(N_("options must be a JSON object"))
             raw_hours = (request.form.get("hours") or "").strip()
             hours = finite_float(raw_hours, float(current_app.config["DEFAULT_HOURS"]))
             if not 0 < hours <= MAX_TURN_HOURS:
-                raise ValueError(f"hours per turn must be more than 0 and at most {MAX_TURN_HOURS}")
+                raise Refusal(N_("hours per turn must be more than 0 and at most {most}"), most=MAX_TURN_HOURS)
             if slug not in games:
-                raise ValueError("choose a game")
+                raise Refusal(N_("choose a game"))
             opened = turns.open_game(get_engine(), slug, emails, options=options, hours=hours,
                                      policy={"hours": hours} if raw_hours else None,
                                      bots=bool(request.form.get("bots")),
@@ -73,7 +73,7 @@ def new() -> Response | str:
             token = opened.gm_token
             return redirect(f"/gm/{token}", code=303)
         except (ValueError, LookupError) as exc:
-            error = str(exc)
+            error = reason(exc)
     return render_template("web/gm_new.html", games=games, error=error, form=request.form)
 
 
@@ -112,7 +112,7 @@ def act(token: str):  # type: ignore[no-untyped-def]
             new_link = _apply(session, live, action, now)
     except (Refused, ValueError) as exc:
         get_session().expire_all()
-        return overview(token, error=gettext(str(exc)), status=422)
+        return overview(token, error=reason(exc), status=422)
     if action == "resolve":
         turns.process_game(engine, game.id, now, max_attempts=current_app.config["MAX_ATTEMPTS"])
     if new_link:
@@ -142,7 +142,7 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
     elif action == "replace":
         email = (request.form.get("email") or "").strip()
         if "@" not in email or any(c in email for c in "\r\n <>"):
-            raise Refused("Give the new player's e-mail address.")
+            raise Refused(N_("Give the new player's e-mail address."))
         turns.replace_player(session, live, seat_id, email, now)
     elif action == "settings-link":
         turns.new_settings_link(session, live, seat_id, now)
@@ -167,7 +167,7 @@ def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyp
     last = session.exec(select(OutboxMail).where(OutboxMail.game_id == game.id, OutboxMail.seat == seat_id)
                         .order_by(OutboxMail.id.desc())).first()
     if last is None:
-        raise Refused(f"No mail to {seat_id} yet.")
+        raise Refused(N_("No mail to {seat} yet."), seat=seat_name(seat_id))
     last.status = OutboxStatus.PENDING
     last.next_attempt_at = utcnow()
     session.add(last)

@@ -13,6 +13,7 @@ from app.kinds import GameStatus
 from app.leagues import core
 from app.links import gm_link
 from app.models import Game, League, LeagueGame, Player, Season, Seat
+from app.notices import reason
 from app.render_env import ASSET_SCHEME, asset_fetcher
 from app.tokens import hash_token, looks_like_token, sign
 
@@ -71,7 +72,7 @@ def join(slug: str, token: str) -> Response | str:
                 core.add_member(session, session.get(League, league.id), request.form.get("email", ""))
             return redirect(f"/l/{slug}?joined=1", code=303)
         except ValueError as exc:
-            error = str(exc)
+            error = reason(exc)
     return render_template("web/league_join.html", league=league, error=error)
 
 
@@ -127,5 +128,5 @@ def gm_act(token: str) -> Response | str:
                 core.advance(session)
     except ValueError as exc:
         get_session().expire_all()
-        return gm(token, error=str(exc))
+        return gm(token, error=reason(exc))
     return redirect(f"/lg/{token}", code=303)

@@ -22,6 +22,7 @@ from app.kinds import GameStatus
 from app.leagues.absences import allowance, days_used, declare
 from app.links import gm_link, issue_prefs_token, prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
+from app.notices import reason
 from app.tokens import hash_token, looks_like_token, sign
 
 bp = Blueprint("me", __name__, url_prefix="/me")
@@ -132,7 +133,7 @@ def update(token: str) -> Response:
             session.add(live)
     except ValueError as exc:
         get_session().expire_all()
-        return _page(get_session().get(Player, player.id), token, error=str(exc), status=422)
+        return _page(get_session().get(Player, player.id), token, error=reason(exc), status=422)
     return redirect(f"/me/{token}?saved=1", code=303)
 
 

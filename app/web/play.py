@@ -159,13 +159,13 @@ def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", n
 @bp.route("/p/<token>", methods=["GET", "HEAD"])
 def show(token: str) -> Response:
     game, seat = find_seat(token)
-    notice = {"saved": "Your order is on file.", "resolved": "Your order was applied.",
-              "applied": "Your order was applied."}.get(request.args.get("done", ""), "")
+    notice = {"saved": gettext("Your order is on file."), "resolved": gettext("Your order was applied."),
+              "applied": gettext("Your order was applied.")}.get(request.args.get("done", ""), "")
     sent = bounded_int(request.args.get("r"), 1)
     if notice and sent:
         row = get_session().get(Order, sent)
         if row is not None and row.game_id == game.id and row.seat == seat.seat:
-            notice += f" Receipt: {receipt_for(row)}"
+            notice += " " + gettext("Receipt:") + " " + receipt_for(row)
     return render_page(game, seat, notice=notice)
 
 
@@ -174,13 +174,14 @@ def _refuse_post(game: Game, seat: Seat, form: MultiDict, keep: dict[str, Any]) 
     try:
         check_csrf(seat, form.get("csrf_token"))
     except CsrfExpired:
-        return render_page(game, seat, status=400, error="This form was open too long. Your order is "
-                           "shown again below: check it and send it once more.", **keep)
+        return render_page(game, seat, status=400, error=gettext(
+            "This form was open too long. Your order is shown again below: check it and send it once more."), **keep)
     notation = keep.get("notation", "")
     if len(notation) > MAX_NOTATION or too_long_field(form):
         keep["notation"] = notation[:MAX_NOTATION]
-        return render_page(game, seat, status=422, error="That order is too long: an order in the "
-                           f"notation has at most {MAX_NOTATION} characters. Nothing was stored.", **keep)
+        return render_page(game, seat, status=422, error=gettext(
+            "That order is too long: an order in the notation has at most %(n)s characters. Nothing was stored.",
+            n=MAX_NOTATION), **keep)
     return None
 
 
@@ -209,8 +210,9 @@ def submit(token: str) -> Response:
     if taken.outcome is turns.Outcome.REFUSED:
         return render_page(game, seat, status=422, error=_refusal(taken, game), **keep)
     game = _reloaded(game)
-    return render_page(game, seat, status=409, error="That step was already resolved, so this order "
-                       "was not used. The page now shows what you owe now (if anything).", **keep)
+    return render_page(game, seat, status=409, error=gettext(
+        "That step was already resolved, so this order was not used. The page now shows what you owe now "
+        "(if anything)."), **keep)
 
 
 def _refusal(taken: turns.Taken, game: Game) -> str:
@@ -248,8 +250,8 @@ def submit_anytime(token: str) -> Response:
     game = _reloaded(game)
     if taken.outcome is turns.Outcome.REFUSED:
         return render_page(game, seat, status=422, error=_refusal(taken, game), **keep)
-    return render_page(game, seat, status=409, error="The game is not running now, so nothing was "
-                       "changed.", **keep)
+    return render_page(game, seat, status=409, error=gettext(
+        "The game is not running now, so nothing was changed."), **keep)
 
 
 @bp.route("/p/<token>/report.pdf", methods=["GET"])
@@ -317,7 +319,7 @@ def resend() -> Response:
     email = (request.form.get("email") or "").strip()
     if not email or len(email) > 254 or "@" not in email or any(c in email for c in "\r\n"):
         return make_response(render_template("web/resend.html", sent=False,
-                                             error="Please enter the e-mail address you play with."), 422)
+                                             error=gettext("Please enter the e-mail address you play with.")), 422)
     with get_limiter().limit(resend_limit, scope="resend"):
         started = time.monotonic()
         _queue_resends(email)
