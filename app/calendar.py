@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from icalendar import Alarm, Calendar, Event
 
-from app.i18n import gettext
+from app.i18n import game_title_filter, gettext, seat_name_filter
 from app.kinds import GameStatus
 from app.models import Game, Seat, iso
 
@@ -23,10 +23,14 @@ def _calendar() -> Calendar:
     return cal
 
 
-def deadline_event(game_id: int, title: str, seat: str, step_no: int, deadline, link: str = "") -> Event:  # type: ignore[no-untyped-def]
+def deadline_event(game_id: int, title: str, seat: str, step_no: int, deadline, link: str = "",  # type: ignore[no-untyped-def]
+                   slug: str = "") -> Event:
+    """A deadline as a calendar event; the game's title and the seat as the game names them."""
     event = Event()
     event.add("uid", f"deadline-g{game_id}-s{step_no}-{seat}@pbem")
-    event.add("summary", gettext("%(title)s #%(id)s: orders due (%(seat)s)", title=title, id=game_id, seat=seat))
+    title = game_title_filter(title, slug) if slug else title
+    event.add("summary", gettext("%(title)s #%(id)s: orders due (%(seat)s)", title=title, id=game_id,
+                                 seat=seat_name_filter(seat, slug) if slug else seat))
     event.add("dtstart", deadline - timedelta(minutes=30))
     event.add("dtend", deadline)
     event.add("dtstamp", deadline)
@@ -48,7 +52,7 @@ def deadlines_ics(games: list[tuple[Game, Seat]], link_of: dict[int, str] | None
     for game, seat in games:
         if game.status == GameStatus.RUNNING and game.deadline is not None:
             cal.add_component(deadline_event(game.id, game.title, seat.seat, game.step_no, game.deadline,
-                                             (link_of or {}).get(seat.id, "")))
+                                             (link_of or {}).get(seat.id, ""), slug=game.slug))
     return cal.to_ical()
 
 
@@ -59,7 +63,8 @@ def one_deadline_ics(context: dict, link: str) -> bytes | None:
     deadline = datetime.fromisoformat(context["deadline"])
     game = context["game"]
     cal = _calendar()
-    cal.add_component(deadline_event(game["id"], game["title"], context["seat"], game["step_no"], deadline, link))
+    cal.add_component(deadline_event(game["id"], game["title"], context["seat"], game["step_no"], deadline, link,
+                                     slug=game.get("slug", "")))
     return cal.to_ical()
 
 

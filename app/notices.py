@@ -13,7 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from app.games import get_rules
-from app.games.text import name
+from app.games.options import OptionError
+from app.games.text import IllegalOrder, name
 from app.i18n.gametext import render
 from app.models import Event
 
@@ -38,7 +39,9 @@ class Refusal(ValueError):
 
 def reason(exc: Exception) -> Any:
     """What a page shows of a refusal: its message (rendered in the reader's language), else its text."""
-    return exc.message if isinstance(exc, Refusal) else str(exc)
+    if isinstance(exc, Refusal | OptionError | IllegalOrder):
+        return exc.message
+    return str(exc)
 
 
 def seat_name(seat_id: str) -> dict[str, Any]:

@@ -12,12 +12,28 @@ from collections.abc import Sequence
 from typing import Any
 
 
+def N_(message: str) -> str:  # noqa: N802 (the extraction keyword: these templates are in messages.pot)
+    return message
+
+
+class OptionError(ValueError):
+    """A bad option: ``str()`` is the English; ``message`` is a platform message that the GM
+    page shows in the GM's language (``{"platform": template, "args": ...}``)."""
+
+    def __init__(self, template: str, /, **args: Any) -> None:
+        self.message: dict[str, Any] = {"platform": template, "args": args}
+        super().__init__(template.format(**args))
+
+
 def whole(name: str, value: Any, low: int, high: int | None = None) -> int:
     """``value`` as a whole number from ``low`` to ``high`` (no upper bound when None)."""
     number = _int(value)
     if number is None or number < low or (high is not None and number > high):
-        span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise ValueError(f"{name} must be a whole number {span}, not {value!r}")
+        if high is None:
+            raise OptionError(N_("{name} must be a whole number of at least {low}, not {value}"),
+                              name=name, low=low, value=repr(value))
+        raise OptionError(N_("{name} must be a whole number from {low} to {high}, not {value}"),
+                          name=name, low=low, high=high, value=repr(value))
     return number
 
 
@@ -30,7 +46,8 @@ def one_of(name: str, value: Any, allowed: Sequence[Any]) -> Any:
     elif value in allowed and not isinstance(value, bool) or isinstance(value, bool) and any(
             a is value for a in allowed):
         return value
-    raise ValueError(f"{name} must be one of {', '.join(str(a) for a in allowed)}, not {value!r}")
+    raise OptionError(N_("{name} must be one of {allowed}, not {value}"), name=name,
+                      allowed=", ".join(str(a) for a in allowed), value=repr(value))
 
 
 def flag(name: str, value: Any) -> bool:
@@ -39,14 +56,15 @@ def flag(name: str, value: Any) -> bool:
         return value
     if isinstance(value, str) and value in ("true", "false"):
         return value == "true"
-    raise ValueError(f"{name} must be true or false, not {value!r}")
+    raise OptionError(N_("{name} must be true or false, not {value}"), name=name, value=repr(value))
 
 
 def known(options: dict[str, Any], names: Sequence[str], game: str) -> None:
     """Refuse an option the game does not have (a misspelt name would be ignored)."""
     unknown = sorted(k for k in options if k not in names)
     if unknown:
-        raise ValueError(f"{game} has no option {', '.join(unknown)}; its options are {', '.join(names)}")
+        raise OptionError(N_("{game} has no option {unknown}; its options are {names}"), game=game,
+                          unknown=", ".join(unknown), names=", ".join(names))
 
 
 def _int(value: Any) -> int | None:

@@ -32,7 +32,7 @@ from werkzeug.datastructures import MultiDict
 from app import turns
 from app.db import get_engine, get_session, write_session
 from app.games import get_rules
-from app.i18n import gettext
+from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.links import seat_link
@@ -358,10 +358,14 @@ def _queue_resends(email: str) -> int:
             recent = [m for m in sent if _aware(m.created_at) > now - timedelta(days=1)]
             if len(recent) >= cap:
                 continue
-            text = render_template("web/resend_mail.txt", game=game, seat=seat, link=LINK_PLACEHOLDER)
+            with player_locale(player.language):  # the mail is the player's, whoever asked for it
+                text = render_template("web/resend_mail.txt", game=game, seat=seat, link=LINK_PLACEHOLDER)
+                subject = gettext("[%(title)s #%(id)s] your personal link (%(seat)s)",
+                                  title=game_title_filter(game.title, game.slug), id=game.id,
+                                  seat=seat_name_filter(seat.seat, game.slug))
             queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat,
                        kind=f"link{len(sent) + 1}", to_addr=player.email,
-                       subject=f"[{game.title} #{game.id}] your personal link ({seat.seat})",
+                       subject=subject,
                        text=text, html="", report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
             queued += 1
     return queued

@@ -45,7 +45,8 @@ def test_turn_mail_ics_in_greek(app, runner):
     assert str(cal["x-wr-calname"]) == "Προθεσμίες παιχνιδιών"
     [event] = _events(ics)
     seat = made["seats"][0]["seat"]
-    assert str(event["summary"]) == f"Dual Powers: Revolution 1917 #{made['game']}: προθεσμία εντολών ({seat})"
+    assert str(event["summary"]) == (f"Dual Powers: Revolution 1917 #{made['game']}: προθεσμία εντολών "
+                                     f"({_seat(seat, 'el')})")
     assert str(event["description"]).startswith("Στείλτε τις εντολές σας: https://pbem.example.org/p/")
     [alarm] = [c for c in event.walk() if c.name == "VALARM"]
     assert str(alarm["description"]) == f"Προθεσμία εντολών στο Dual Powers: Revolution 1917 #{made['game']}"
@@ -55,7 +56,7 @@ def test_turn_mail_ics_in_greek(app, runner):
 def test_turn_mail_ics_in_english_is_unchanged(app, runner):
     made = _game_in(app, runner, "en")
     [event] = _events(_attached_ics(app, made))
-    assert str(event["summary"]).endswith(f"#{made['game']}: orders due ({made['seats'][0]['seat']})")
+    assert str(event["summary"]).endswith(f"#{made['game']}: orders due ({_seat(made['seats'][0]['seat'], 'en')})")
     assert str(event["description"]).startswith("Send your orders: https://")
 
 
@@ -68,5 +69,14 @@ def test_calendar_feed_in_portuguese(app, client, runner):
     feed = client.get(path_of(link) + "/deadlines.ics")
     assert feed.headers["Content-Type"].startswith("text/calendar")
     [event] = _events(feed.data)
-    assert str(event["summary"]).endswith(f"#{made['game']}: prazo das ordens ({made['seats'][0]['seat']})")
+    seat = _seat(made["seats"][0]["seat"], "pt")
+    assert str(event["summary"]).endswith(f"#{made['game']}: prazo das ordens ({seat})")
     assert str(event["description"]).startswith("Envie as suas ordens: ")
+
+
+def _seat(seat: str, lang: str) -> str:
+    """A seat as the game names it in ``lang`` (Dual Powers: "SOV" -> "Soviet")."""
+    from app.games.text import name
+    from app.i18n.gametext import render
+
+    return render("dual_powers", name("seat", seat), lang)

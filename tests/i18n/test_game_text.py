@@ -59,3 +59,17 @@ def test_a_refusal_names_a_seat_as_the_game_does():
 
 def test_a_plain_error_is_shown_as_it_is():
     assert reason(ValueError("unknown game 'x'")) == "unknown game 'x'"
+
+
+def test_a_bad_option_reads_in_the_gms_language(app, client):
+    """The GM page's refusal of an option names the allowed values, in the GM's language."""
+    from app.games import get_rules
+
+    with pytest.raises(ValueError) as caught:
+        get_rules("conquest").check_options({"round_limit": 8})
+    assert str(caught.value) == "round_limit must be one of 0, 30, 50, 80, not 8"
+    assert gametext.render("", reason(caught.value), "pt") == "round_limit tem de ser um de 0, 30, 50, 80, não 8"
+    page = client.post("/gm/new", data={"slug": "conquest", "players": "a@example.org\nb@example.org",
+                                        "options": '{"round_limit": 8}'}, headers={"Accept-Language": "el"})
+    assert page.status_code == 200
+    assert "πρέπει να είναι ένα από τα 0, 30, 50, 80" in page.get_data(as_text=True)
