@@ -58,6 +58,18 @@ def pending_steps(session: Session, game_id: int | None = None, limit: int = SWE
     return [(r[0], r[1]) for r in rows]
 
 
+def _take(session: Session, job: MailJob) -> bool:
+    """Delete a job as read; False if it is gone (built by another process).
+
+    The whole row is matched, not only its id: SQLite gives a deleted row's id
+    to the next row inserted, so an id alone could name another game's job.
+    """
+    taken = session.execute(delete(MailJob).where(
+        col(MailJob.id) == job.id, col(MailJob.game_id) == job.game_id, col(MailJob.step_no) == job.step_no,
+        col(MailJob.seat) == job.seat, col(MailJob.kind) == job.kind))
+    return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
+
+
 def _build_step_locked(engine: Engine, game_id: int, step_no: int) -> int:
     """PostgreSQL: one transaction takes the step's jobs (``FOR UPDATE SKIP LOCKED``: a worker on
     another host building them is skipped, not waited for), builds, stores and deletes them."""
@@ -66,8 +78,8 @@ def _build_step_locked(engine: Engine, game_id: int, step_no: int) -> int:
                                  .order_by(col(MailJob.id)).with_for_update(skip_locked=True)).all())
         made = notify.prepare_step(session, jobs)
         _checkpoint("build_before_write")
-        for job_id, prepared in made:
-            session.execute(delete(MailJob).where(col(MailJob.id) == job_id))
+        for job, prepared in zip(jobs, made, strict=True):
+            _take(session, job)
             if prepared is not None:
                 notify.store(session, prepared)
         _checkpoint("build_before_commit")
@@ -92,9 +104,8 @@ def build_step(engine: Engine, game_id: int, step_no: int) -> int:
     _checkpoint("build_before_write")
     stored = 0
     with write_session(engine) as session:
-        for job_id, prepared in made:
-            taken = session.execute(delete(MailJob).where(col(MailJob.id) == job_id))
-            if taken.rowcount != 1:  # type: ignore[attr-defined]  # built by another process
+        for job, prepared in zip(jobs, made, strict=True):
+            if not _take(session, job):  # built by another process
                 continue
             if prepared is not None:
                 notify.store(session, prepared)

@@ -181,25 +181,26 @@ def queue_turn_reports(session: Session, game: Game, now: datetime) -> None:
         session.add(MailJob(game_id=game.id or 0, step_no=game.step_no, seat=seat.seat, kind=kind, created_at=now))
 
 
-def prepare_step(session: Session, jobs: list[MailJob]) -> list[tuple[int, Prepared | None]]:
-    """Build the queued reports of one step (the jobs of one game and step) from its stored state; reads only."""
+def prepare_step(session: Session, jobs: list[MailJob]) -> list[Prepared | None]:
+    """Build the queued reports of one step (the jobs of one game and step) from its stored state, one per job
+    (None: its game, step or player is gone); reads only."""
     if not jobs:
         return []
     game = session.get(Game, jobs[0].game_id)
     step = session.exec(select(Step).where(Step.game_id == jobs[0].game_id,
                                            Step.step_no == jobs[0].step_no)).first()
     if game is None or step is None:
-        return [(job.id or 0, None) for job in jobs]
+        return [None for _job in jobs]
     rules = get_rules(game.slug)
     public = map_view(rules, step.state)
-    out: list[tuple[int, Prepared | None]] = []
+    out: list[Prepared | None] = []
     for job in jobs:
         seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == job.seat)).first()
         player = session.get(Player, seat.player_id) if seat is not None and seat.player_id else None
         if seat is None or player is None:
-            out.append((job.id or 0, None))
+            out.append(None)
             continue
-        out.append((job.id or 0, prepare(session, game, rules, seat, player, job.kind, job.created_at, public, step)))
+        out.append(prepare(session, game, rules, seat, player, job.kind, job.created_at, public, step))
     return out
 
 

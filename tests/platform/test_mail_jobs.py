@@ -115,3 +115,31 @@ def test_the_scheduler_leaves_delivery_to_the_workers(app):
         jobs._running.pop(id(app), None)
         turns.DEADLINE_LISTENERS.clear()
         jobs.lease.release(app, jobs.holder_id())
+
+
+def test_a_slow_builder_never_takes_another_games_jobs(app, runner, monkeypatch):
+    """Two builders read one step's jobs; the quicker stores them and another game's step then queues
+    jobs that SQLite numbers with the freed ids.  The slower builder must not delete those."""
+    app.config["DELIVERY_WORKERS"] = 1  # resolving only queues: the test builds
+    first, second = (create_game(runner, "toy", (f"a{i}@example.org", f"b{i}@example.org"), "--hours", "1")["game"]
+                     for i in range(2))
+    later = utcnow() + timedelta(hours=2)
+    engine = get_engine(app)
+    with app.app_context():
+        assert turns.process_game(engine, first, later) == 1
+        freed = sorted(j.id for j in _jobs(app))
+
+        def meanwhile(name):
+            if name != "build_before_write":
+                return
+            monkeypatch.setattr(mailjobs, "_checkpoint", lambda name: None)
+            assert mailjobs.build_step(engine, first, 2) == 2  # the quicker builder
+            assert turns.process_game(engine, second, later) == 1
+
+        monkeypatch.setattr(mailjobs, "_checkpoint", meanwhile)
+        assert mailjobs.build_step(engine, first, 2) == 0, "the slower builder finds its jobs gone"
+        left = _jobs(app)
+        assert {j.game_id for j in left} == {second} and sorted(j.id for j in left) == freed, "ids were reused"
+        mailjobs.build_pending(engine)
+    assert sorted((m.game_id, m.seat) for m in mails(app, kind="turn")) == [
+        (g, s) for g in (first, second) for s in ("A", "B")]
