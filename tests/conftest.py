@@ -118,3 +118,36 @@ def smtp_app(app, smtp):
 
 
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+
+
+@pytest.fixture
+def live(app):
+    """The app served on a free local port (``app.config["BASE_URL"]`` is its address)."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    port = free_port()
+    app.config["BASE_URL"] = f"http://127.0.0.1:{port}"
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app
+    server.shutdown()
+
+
+@pytest.fixture
+def chromium():
+    """A headless Chromium (Debian's, driven by Playwright); the tests fail, not skip, without it."""
+    import shutil
+
+    from tests.browser import CHROMIUM, LAUNCH_ARGS
+
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"Chromium is required for browser tests ({CHROMIUM}); .ci/run installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
