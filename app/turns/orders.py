@@ -9,6 +9,7 @@ write transaction of their own (committed), then resolve what became due
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -84,37 +85,34 @@ def submit_order(
     return row
 
 
-def accept_order(
-    engine: Engine,
-    game_id: int,
-    seat_pk: int,
-    order: OrderData,
-    *,
-    step_no: int,
-    text: str = "",
-    source: OrderSource | str = OrderSource.WEB,
-    max_attempts: int = 5,
-) -> tuple[Order, bool]:
+def _accept(engine: Engine, game_id: int, seat_pk: int, closed: int, max_attempts: int,
+            store: Callable[[Session, Game, Seat], tuple[Order, bool]]) -> tuple[Order, bool]:
+    """``store`` the order in a write transaction of its own (committed), then resolve the game if
+    ``store`` said a step may be due; the stored order and whether a step resolved."""
+    with write_session(engine) as session:
+        game = locked_game(session, game_id)
+        seat = session.get(Seat, seat_pk)
+        if game is None or seat is None or seat.game_id != game_id:
+            raise StepClosed(closed)
+        row, due = store(session, game, seat)
+    return row, due and process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
+
+
+def accept_order(engine: Engine, game_id: int, seat_pk: int, order: OrderData, *, step_no: int, text: str = "",
+                 source: OrderSource | str = OrderSource.WEB, max_attempts: int = 5) -> tuple[Order, bool]:
     """Store an order (web form or mail) and resolve the step at once if it is now due.
 
     Commits: the order in a write transaction of its own, then each resolved step (``process_game``).
-
     Returns the stored order and whether the step resolved.
 
     :raises StepClosed: the step is no longer open.
     :raises IllegalOrder: the rules refuse the order (nothing is stored).
     """
-    with write_session(engine) as session:
-        game = locked_game(session, game_id)
-        seat = session.get(Seat, seat_pk)
-        if game is None or seat is None or seat.game_id != game_id:
-            raise StepClosed(step_no)
+    def store(session: Session, game: Game, seat: Seat) -> tuple[Order, bool]:
         row = submit_order(session, game, seat, order, step_no=step_no, text=text, source=source, locked=True)
-        due = game.all_in and (game.resolve_early or len(game.owed) == 1)
-    resolved = False
-    if due:
-        resolved = process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
-    return row, resolved
+        return row, game.all_in and (game.resolve_early or len(game.owed) == 1)
+
+    return _accept(engine, game_id, seat_pk, step_no, max_attempts, store)
 
 
 def decision_unchanged(session: Session, game: Game, seat_id: str, step_no: int) -> bool:
@@ -222,32 +220,17 @@ def submit_anytime(
     return row
 
 
-def accept_anytime(
-    engine: Engine,
-    game_id: int,
-    seat_pk: int,
-    order: OrderData,
-    *,
-    text: str = "",
-    source: OrderSource | str = OrderSource.WEB,
-    max_attempts: int = 5,
-) -> tuple[Order, bool]:
+def accept_anytime(engine: Engine, game_id: int, seat_pk: int, order: OrderData, *, text: str = "",
+                   source: OrderSource | str = OrderSource.WEB, max_attempts: int = 5) -> tuple[Order, bool]:
     """Apply an order sent at any time (web form or mail), then resolve what became due.
 
     Commits: the order in a write transaction of its own, then each resolved step (``process_game``).
-
     Returns the stored order and whether a step resolved after it.
 
     :raises StepClosed: the game is not running.
     :raises IllegalOrder: refused (nothing is stored or changed).
     """
-    with write_session(engine) as session:
-        game = locked_game(session, game_id)
-        seat = session.get(Seat, seat_pk)
-        if game is None or seat is None or seat.game_id != game_id:
-            raise StepClosed(0)
-        row = submit_anytime(session, game, seat, order, text=text, source=source)
-    resolved = process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
-    return row, resolved
+    return _accept(engine, game_id, seat_pk, 0, max_attempts, lambda session, game, seat: (
+        submit_anytime(session, game, seat, order, text=text, source=source), True))
 
 

@@ -297,3 +297,38 @@ def wait_line(proc, word: str, timeout: float = 60) -> bool:  # type: ignore[no-
 
 if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "processor":
     processor(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6]), int(sys.argv[7]))
+
+
+def postgres_url() -> str:
+    """The PostgreSQL server to use: ``TEST_DATABASE_URL``, else one ``bin/start-postgres`` starts."""
+    import subprocess
+
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        return url
+    out = subprocess.run([os.path.join(ROOT, "bin", "start-postgres")], capture_output=True, text=True, timeout=600)
+    if out.returncode != 0:
+        raise SystemExit(f"FAIL bin/start-postgres failed: {out.stderr[-500:]}")
+    return out.stdout.strip().splitlines()[-1]
+
+
+def fresh_pg_database(base: str, name: str) -> str:
+    """A new, empty database ``name`` on the server of ``base``; its URL."""
+    from sqlalchemy.engine import make_url
+
+    drop_pg_database(base, name)
+    _pg_admin(base, f'CREATE DATABASE "{name}"')
+    return make_url(base).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_pg_database(base: str, name: str) -> None:
+    _pg_admin(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _pg_admin(base: str, sql: str) -> None:
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(sql)

@@ -22,17 +22,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from tests.stress._common import ROOT, check_exactly_once, create_toys, init_db, make_app, start_smtp  # noqa: E402
-
-
-def server_url() -> str:
-    url = os.environ.get("TEST_DATABASE_URL")
-    if url:
-        return url
-    out = subprocess.run([os.path.join(ROOT, "bin", "start-postgres")], capture_output=True, text=True, timeout=600)
-    if out.returncode != 0:
-        raise SystemExit(f"FAIL bin/start-postgres failed: {out.stderr[-500:]}")
-    return out.stdout.strip().splitlines()[-1]
+from tests.stress._common import (  # noqa: E402
+    ROOT,
+    check_exactly_once,
+    create_toys,
+    drop_pg_database,
+    fresh_pg_database,
+    init_db,
+    make_app,
+    postgres_url,
+    start_smtp,
+)
 
 
 def main() -> int:
@@ -44,16 +44,9 @@ def main() -> int:
     games = args.games or (50 if args.quick else 500)
     rounds = args.rounds or 2
 
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    base = make_url(server_url())
+    base = postgres_url()
     name = f"pbem_stress_{os.getpid()}"
-    admin = base.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = base.set(database=name).render_as_string(hide_password=False)
+    url = fresh_pg_database(base, name)
     smtp = start_smtp()
     try:
         from datetime import timedelta
@@ -89,8 +82,7 @@ def main() -> int:
             engine.dispose()
     finally:
         smtp.stop()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_pg_database(base, name)
     print(" ".join(f"{k}={v}" for k, v in counts.items()))
     if counts["resends_same_id"]:
         problems.append(f"{counts['resends_same_id']} mails sent twice (no process was killed)")

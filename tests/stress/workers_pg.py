@@ -28,8 +28,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from tests.stress._common import ROOT, check_exactly_once, create_toys, init_db, make_app, start_smtp  # noqa: E402
-from tests.stress.two_processors_pg import server_url  # noqa: E402
+from tests.stress._common import (  # noqa: E402
+    ROOT,
+    check_exactly_once,
+    create_toys,
+    drop_pg_database,
+    fresh_pg_database,
+    init_db,
+    make_app,
+    postgres_url,
+    start_smtp,
+)
 
 HOURS = 0.0006  # a turn of about two seconds
 
@@ -84,21 +93,15 @@ def main() -> int:
 
     import json
 
-    import psycopg
-    from sqlalchemy.engine import make_url
     from sqlmodel import Session, col, select
 
     from app.db import get_engine
     from app.models import Meta, Step, utcnow
     from jobs import lease
 
-    base = make_url(server_url())
+    base = postgres_url()
     name = f"pbem_workers_{os.getpid()}"
-    admin = base.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = base.set(database=name).render_as_string(hide_password=False)
+    url = fresh_pg_database(base, name)
     smtp = start_smtp()
     procs: list[subprocess.Popen] = []
     try:
@@ -159,8 +162,7 @@ def main() -> int:
             if p.poll() is None:
                 p.kill()
         smtp.stop()
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_pg_database(base, name)
     counts.update(killed=",".join(killed), seconds=f"{took:.0f}")
     print(" ".join(f"{k}={v}" for k, v in counts.items()))
     if len(killed) != 2:
