@@ -202,7 +202,7 @@ def _check_tied(spec: dict[str, Any], order: dict[str, Any]) -> None:
         if not parent_name or field["name"] not in order:
             continue
         value = order[field["name"]]
-        choice = next((c for c in field.get("choices") or [] if c.get("value") == value), {})
+        choice: dict[str, Any] = next((c for c in field.get("choices") or [] if c.get("value") == value), {})
         when = choice.get("when")
         if when is None or order.get(parent_name) in when:
             continue
