@@ -3,9 +3,10 @@
 For each game: one human seat, bots on the others.  At each of a few steps the seat page
 is opened in Chromium (JavaScript on, a phone's width) and each order form on it (the
 generic forms and a game's own ``form.html`` alike; not the notation box, not the forms
-sent at any time) is filled from the page's own fields only: an offered option of each
-select (the first, or drawn; in page order, so narrowing selects narrow), a number within each box's bounds,
-some of its check boxes, one of its submit buttons.  What the browser would post (``FormData`` with its submitter)
+sent at any time) is filled from the page's own fields only: a few presses of its own
+buttons, an offered option of each select (the first, or drawn; in page order, so
+narrowing selects narrow), a number within each box's bounds, some of its check boxes,
+one of its submit buttons.  What the browser would post (``FormData`` with its submitter)
 is read back as the server reads it (``order_from_form``, then the rules' ``validate``):
 a form passes when a filling is accepted.  Numbers that must add up to a total are tried
 with several totals, so a few fillings per form are tried.  One accepted form per step is
@@ -48,6 +49,10 @@ FILL = f"""([index, seed, total]) => {{
   const form = ({ORDER_FORMS})()[index];
   let s = (seed * 2654435761 + 1) >>> 0;
   const pick = n => {{ s = (Math.imul(s, 1103515245) + 12345) >>> 0; return (s >>> 8) % n; }};
+  const steppers = Array.from(form.querySelectorAll("button[type=button]"));
+  for (let n = seed === 0 || !steppers.length ? 0 : pick(2 * steppers.length + 1); n > 0; n -= 1) {{
+    steppers[pick(steppers.length)].click();
+  }}
   const count = form.querySelectorAll("select").length;
   for (let i = 0; i < count; i += 1) {{
     const select = form.querySelectorAll("select")[i];
@@ -70,7 +75,9 @@ FILL = f"""([index, seed, total]) => {{
   }}
   const boxes = {{}};
   form.querySelectorAll("input[type=checkbox]").forEach(b => {{ (boxes[b.name] = boxes[b.name] || []).push(b); }});
-  Object.values(boxes).forEach(group => group.forEach((b, i) => {{ b.checked = seed === 0 ? i === 0 : pick(2) === 1; }}));
+  Object.values(boxes).forEach(group => group.forEach((b, i) => {{
+    b.checked = seed === 0 ? i === 0 : pick(2) === 1;
+  }}));
   const radios = {{}};
   form.querySelectorAll("input[type=radio]").forEach(r => {{ (radios[r.name] = radios[r.name] || []).push(r); }});
   Object.values(radios).forEach(group => {{ group[seed === 0 ? 0 : pick(group.length)].checked = true; }});

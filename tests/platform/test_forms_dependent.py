@@ -333,3 +333,13 @@ def test_with_javascript_the_choices_narrow_and_a_refusal_keeps_them(live, runne
     assert _orders(live, made["game"]) == [
         ("A", {"type": "TRADE", "give": "gold", "get": "wood", "count": 2}),
         ("A", {"type": "PLAY", "card": "C2", "action": "RECRUIT", "target": "N"})]
+
+
+def test_a_value_posted_by_hand_is_quoted_back_as_text(app, client, runner, cards):
+    made = create_game(runner, "cards")
+    resp = _post(client, made["seats"][0]["link"], {"card": "<script>alert(1)</script>", "action": "MOVE",
+                                                    "target": "N"})
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "<script>alert(1)" not in html and "is not one of the choices" in html
+    assert _orders(app, made["game"]) == []
