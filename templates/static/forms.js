@@ -7,7 +7,7 @@
   "use strict";
 
   function pairs(value) {
-    var out = {};
+    var out = Object.create(null);
     new URLSearchParams(value).forEach(function (v, k) { out[k] = v; });
     return out;
   }
@@ -47,7 +47,7 @@
         var field = fields[i];
         var select = selects[i];
         var want = select.getAttribute("data-filled") ? select.value : (keep[field.name] || "");
-        var allowed = {};
+        var allowed = Object.create(null);
         legal.forEach(function (candidate) {
           if (fits(candidate, i)) { allowed[candidate[field.name] || ""] = true; }
         });
