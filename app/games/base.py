@@ -40,8 +40,19 @@ The platform builds an order from a submitted form as ``dict(base)`` updated
 with ``{field name: value}`` (``choice`` -> the matching choice's value,
 ``int`` -> int, ``multi`` -> list of values, ``bool`` -> bool, ``text`` -> str;
 optional fields left empty are omitted).  Every order can also be typed in the
-game's notation (``parse``).  A game may ship ``templates/games/<slug>/form.html``
-to draw a richer form; it must still post the same field names.
+game's notation (``parse``).
+
+Tied choices: a ``choice`` field may carry ``"depends_on": "<an earlier choice field>"``,
+each of its choices ``"when": [<parent values it is legal with>]`` (none: any); chains
+are allowed.  A form may also carry ``"combos": [{"card": "C12", "action": "MOVE"}, ...]``,
+every legal combination of the fields named.  Pages offer legal combinations only
+(``app.games.prompting.legal_combos``): one select ``combo`` (option values URL-encoded,
+``card=C12&action=MOVE``) without JavaScript, narrowing selects with it; a post is read
+from the fields, else from ``combo``, and any other combination is refused.  The default
+bot draws among legal combinations only.  A game's ``templates/games/<slug>/form.html``
+(a richer form) posts the same field names (or ``combo``), ``{{ csrf_field }}`` and
+``form_index`` (the index of the prompt form it fills); it may include
+``web/_prompt_form.html`` (``spec``, ``i``, ``is_anytime=false`` set) for the others.
 
 Events
 ------

@@ -59,6 +59,12 @@ def form_key(spec: dict[str, Any]) -> str:
     return turns.forms.form_key(spec)
 
 
+@bp.app_template_filter("combo_select")
+def combo_select(spec: dict[str, Any], kept: Any = None) -> dict[str, Any] | None:
+    """A form's tied choices as one select of legal combinations (``app.turns.forms.combo_select``)."""
+    return turns.forms.combo_select(spec, kept)
+
+
 def find_seat(token: str) -> tuple[Game, Seat]:
     """The game and seat a link belongs to, or a 404 page."""
     if not looks_like_token(token):

@@ -139,7 +139,8 @@ def test_a_bad_web_form_is_refused_with_the_players_words_and_changes_nothing(ap
                                  engine=get_engine(), step_no=1)
         nothing = turns.take_order(seats["A"], MultiDict({"form_index": "0", "n": "1"}), OrderSource.WEB,
                                    engine=get_engine(), anytime=True)
-    assert taken.outcome is turns.Outcome.REFUSED and taken.message == "Number: '7' is not one of the choices"
+    assert taken.outcome is turns.Outcome.REFUSED and taken.message == {
+        "platform": turns.forms.NOT_A_CHOICE, "args": {"field": "Number", "value": "7"}}
     assert nothing.outcome is turns.Outcome.REFUSED and nothing.message == turns.intake.NOTHING_TO_SEND
     assert _snapshot(app, game_id) == before
 
