@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import math
+import re
 import time
 from datetime import UTC, timedelta
 from typing import Any
@@ -228,15 +229,21 @@ def submit(token: str) -> Response:
         "(if anything)."), **keep)
 
 
+#: An engine's error code ("E007 ") at the start of a sentence: the player reads the sentence alone.
+ENGINE_CODE = re.compile(r"(?:(?<=^)|(?<=[.:;!?] )|(?<=\n))E\d{2,3} ")
+
+
 def _refusal(taken: turns.Taken, game: Game) -> str:
-    """The page's words for a refused order."""
+    """The page's words for a refused order (in the player's language, without engine codes)."""
     say = current_app.jinja_env.filters["game_text"]
     if taken.problem is turns.Problem.UNREADABLE:
         if not taken.message:
             return gettext("That order cannot be read.")
-        return say({"platform": N_("That order cannot be read: {reason}"), "args": {"reason": taken.message}},
+        text = say({"platform": N_("That order cannot be read: {reason}"), "args": {"reason": taken.message}},
                    game.slug)
-    return say(taken.message, game.slug)
+    else:
+        text = say(taken.message, game.slug)
+    return ENGINE_CODE.sub("", text)
 
 
 def _reloaded(game: Game) -> Game:

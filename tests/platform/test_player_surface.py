@@ -125,3 +125,16 @@ def test_the_report_leaves_out_an_empty_private_box_and_numbers_its_pages(app, c
         html = render_html(context, "https://pbem.example.org/p/x")
     assert "Only for you" not in html
     assert "counter(page)" in html and "counter(pages)" in html
+
+
+def test_a_refusal_speaks_without_engine_codes(app, client, runner):
+    made = create_game(runner, "empire", [f"p{i}@example.org" for i in range(4)])
+    link = made["seats"][0]["link"]
+    page = client.get(path_of(link)).get_data(as_text=True)
+    data = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page).group(1),
+            "step_no": re.search(r'name="step_no" value="(\d+)"', page).group(1), "notation": "FLY TO THE MOON"}
+    resp = client.post(path_of(link), data=data)
+    assert resp.status_code == 422
+    error = _text(resp.get_data(as_text=True).split('role="alert">')[1].split("</div>")[0])
+    assert "FLY TO THE MOON" in error, error
+    assert not re.search(r"\bE\d{2,3}\b", error), error
