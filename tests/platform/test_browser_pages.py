@@ -48,3 +48,20 @@ def test_pages_fit_a_phone_and_a_desk_and_the_board_opens_full_size(live, runner
                 assert box is not None and box["width"] >= page.viewport_size["width"] - 2, "the board fills the screen"
                 shot(page, f"{slug}-{name}-board-{size}")
             page.context.close()
+
+
+def test_the_other_pages_of_a_player_and_a_gm_fit_a_phone(live, runner, chromium):
+    made = _started(runner, "empire")
+    base = live.config["BASE_URL"]
+    seat = path_of(made["seats"][0]["link"])
+    page = open_page(chromium, base + seat, "phone")
+    me = page.get_attribute("a[href$='#settings']", "href")
+    page.context.close()
+    pages = {"pause": f"{base}{seat}/pause", "settings": base + me, "gm": base + path_of(made["gm_link"]),
+             "rules": f"{base}/rules/empire"}
+    for size in ("phone", "desk"):
+        for name, url in pages.items():
+            page = open_page(chromium, url, size)
+            shot(page, f"empire-{name}-{size}")
+            assert overflow(page) == 0, f"the {name} page scrolls sideways at the {size}'s width"
+            page.context.close()
