@@ -6,7 +6,9 @@ browser's zoom); each shows exactly what the page it opens from shows.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, make_response, render_template
+import re
+
+from flask import Blueprint, Response, abort, make_response, render_template, request
 
 from app.db import get_session
 from app.games import get_rules
@@ -16,11 +18,18 @@ from app.web.play import find_seat
 
 bp = Blueprint("boards", __name__)
 
+#: The width of an SVG's viewBox: its "actual size" in CSS pixels.
+VIEWBOX = re.compile(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)')
+
 
 def _page(game: Game, seat: str | None, back: str) -> Response:
     rules = get_rules(game.slug)
     svg = game_svg(game.slug, rules.view(game.state, seat), seat) if rules.draws_board else ""
-    resp = make_response(render_template("web/board.html", game=game, seat=seat, svg=svg, back=back))
+    box = VIEWBOX.search(svg[:2000])
+    natural = max(int(float(box.group(1))), 600) if box else 1200
+    actual = request.args.get("actual") == "1"  # the SVG at its own size (pan), else fitting the screen (pinch)
+    resp = make_response(render_template("web/board.html", game=game, seat=seat, svg=svg, back=back, actual=actual,
+                                         natural=natural))
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

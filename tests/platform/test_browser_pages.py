@@ -47,6 +47,11 @@ def test_pages_fit_a_phone_and_a_desk_and_the_board_opens_full_size(live, runner
                 box = page.locator("svg").first.bounding_box()
                 assert box is not None and box["width"] >= page.viewport_size["width"] - 2, "the board fills the screen"
                 shot(page, f"{slug}-{name}-board-{size}")
+                if size == "phone":  # its own size, to pan instead of pinch
+                    page.click("a.size")
+                    page.wait_for_load_state()
+                    wide = page.locator("svg").first.bounding_box()
+                    assert wide is not None and wide["width"] > page.viewport_size["width"]
             page.context.close()
 
 
