@@ -16,6 +16,7 @@ from app.games import get_rules
 from app.games.options import OptionError
 from app.games.text import IllegalOrder, name
 from app.i18n.gametext import render
+from app.i18n.terms import N_
 from app.models import Event
 
 
@@ -55,3 +56,42 @@ def notice(slug: str, game_id: int, step_no: int, now: datetime, template: str, 
     get_rules(slug)  # an unknown game fails here, not when a reader renders the notice
     return Event(game_id=game_id, step_no=step_no, seq=-1, to=None, created_at=now,
                  text=render(slug, message, "en"), data={"msg": message})
+
+
+def order_words(prompt: dict[str, Any] | None, order: dict[str, Any], notation: str) -> Any:
+    """An order as the player's form names it: the form's label, then each value's label.
+
+    ``{"parts": [...]}`` (rendered joined by " · " in the reader's language), or the
+    notation when no form of ``prompt`` draws this order.
+    """
+    for form in (prompt or {}).get("forms") or []:
+        base = form.get("base") or {}
+        fields = {f.get("name"): f for f in form.get("fields") or []}
+        if any(order.get(k) != v for k, v in base.items()) or set(order) - set(base) - set(fields):
+            continue
+        parts: list[Any] = [form["label"]] if form.get("label") else []
+        for fname, field in fields.items():
+            if fname in order:
+                parts.extend(_value_words(field, order[fname]))
+        return {"parts": parts} if parts else notation
+    return notation
+
+
+def _value_words(field: dict[str, Any], value: Any) -> list[Any]:
+    labels = {str(c.get("value")): c.get("label", c.get("value")) for c in field.get("choices") or []}
+    if field.get("type") == "bool":
+        return [field.get("label", "")] if value else []
+    if isinstance(value, list):
+        return [labels.get(str(v), str(v)) for v in value]
+    return [labels.get(str(value), str(value))]
+
+
+def played_for(slug: str, game_id: int, step_no: int, now: datetime, seat_id: str, words: Any,
+               auto: bool) -> list[Event]:
+    """What the seat and every player are told when a missed order was played for a seat."""
+    public = notice(slug, game_id, step_no, now, N_("{seat} did not order in time: auto-command played for them.")
+                    if auto else N_("{seat} did not order in time: the default order was played."),
+                    seat=seat_name(seat_id))
+    private = notice(slug, game_id, step_no, now, N_("Played for you: {order}"), order=words)
+    private.to = [seat_id]
+    return [public, private]

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import render_template
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.games import get_rules
 from app.games.base import Rules
@@ -35,8 +35,19 @@ def events_for(session: Session, game: Game, seat: str | None, since_step: int,
     query = select(Event).where(Event.game_id == game.id, Event.step_no >= since_step)
     if until_step is not None:
         query = query.where(Event.step_no < until_step)
-    rows = session.exec(query.order_by(Event.step_no, Event.seq)).all()
-    return [{"step": e.step_no, "text": e.message} for e in rows if visible(e, seat)]
+    rows = session.exec(query.order_by(Event.step_no, Event.seq, col(Event.id))).all()
+    return log_entries(session, game, [e for e in rows if visible(e, seat)])
+
+
+def log_entries(session: Session, game: Game, rows: list[Event]) -> list[dict[str, Any]]:
+    """Events as a log shows them (oldest first): step, the step's turn key, and the message.
+
+    Pages, mails and reports group them by turn (the ``by_turn`` filter).
+    """
+    steps = {e.step_no for e in rows}
+    turns = dict(session.exec(select(Step.step_no, Step.turn_key).where(
+        Step.game_id == game.id, Step.step_no.in_(steps))).all()) if steps else {}  # type: ignore[attr-defined]
+    return [{"step": e.step_no, "turn": turns.get(e.step_no, ""), "text": e.message} for e in rows]
 
 
 def report_context(

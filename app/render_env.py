@@ -103,10 +103,26 @@ def css_string(value: object) -> Markup:
     return Markup('"' + "".join(out) + '"')  # nosec B704 (every character but a safe few is escaped above)
 
 
+def by_turn(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A log grouped by turn, newest turn first, each turn's events oldest first.
+
+    ``events``: dicts with ``step``, ``turn`` (the step's turn key, may be absent) and
+    ``text``, oldest first.  A group: ``{"turn": key, "step": first step, "events": [...]}``.
+    """
+    groups: list[dict[str, Any]] = []
+    for event in events:
+        key = event.get("turn") or ""
+        if not groups or groups[-1]["turn"] != key or (not key and groups[-1]["step"] != event.get("step")):
+            groups.append({"turn": key, "step": event.get("step"), "events": []})
+        groups[-1]["events"].append(event)
+    return groups[::-1]
+
+
 def init_jinja(app: Flask) -> None:
     """The helpers report (and page) templates call: boards, QR codes, local times, CSS strings."""
     app.jinja_env.globals.update(game_svg=game_svg, qr_svg=qr_svg, local_time=local_time)
     app.jinja_env.filters["css_string"] = css_string
+    app.jinja_env.filters["by_turn"] = by_turn
 
 
 def render_app(config: dict[str, Any] | None = None) -> Flask:

@@ -75,7 +75,8 @@ def render_map_html(context: dict[str, Any]) -> str:
 def render_html(context: dict[str, Any], link: str) -> str:
     """The seat's report; when its map is shared, a blank first page stands for the map page.
 
-    (The blank page keeps the page numbers right: the render drops it, ``skip_first``.)
+    (The blank page keeps the page numbers right and carries the map page's own number, "1 of N":
+    ``reports.join_pdfs`` lays that number over the map page and drops the blank page.)
     """
     with player_locale((context.get("player") or {}).get("language")):
         return render_template("reports/report.html", ctx=context, link=link, map_page=shares_map(context))

@@ -60,11 +60,23 @@ def pdf_of(html: str, skip_first: bool = False) -> bytes:
 
 
 def join_pdfs(first: bytes, second: bytes) -> bytes:
-    """One PDF: the pages of ``first``, then those of ``second`` (whose title it keeps)."""
+    """One PDF: the map page ``first``, then the seat's own pages ``second`` (whose title it keeps).
+
+    ``second`` begins with a stand-in for the map page that carries only its page number
+    ("page 1 of N", known only to the seat's document): that number is laid over the
+    map page's bottom right corner, and the stand-in dropped.
+    """
     out = pikepdf.Pdf.new()
     with pikepdf.Pdf.open(io.BytesIO(first)) as head, pikepdf.Pdf.open(io.BytesIO(second)) as tail:
         out.pages.extend(head.pages)
-        out.pages.extend(tail.pages)
+        own = list(tail.pages)
+        if len(own) > 1:
+            stand_in = own.pop(0)
+            _x0, _y0, w, h = (float(v) for v in stand_in.mediabox)
+            _a, _b, width, _height = (float(v) for v in out.pages[0].mediabox)
+            number = out.copy_foreign(stand_in.as_form_xobject())
+            out.pages[0].add_overlay(number, pikepdf.Rectangle(width - w, 0, width, h), shrink=False, expand=False)
+        out.pages.extend(own)
         for key, value in tail.docinfo.items():
             out.docinfo[key] = value
         buf = io.BytesIO()
@@ -82,7 +94,7 @@ def part_html(context: dict[str, Any], link: str, part: str) -> tuple[str, bool]
     """(HTML, skip its first page) of one part of a report (needs an application context)."""
     if part == "map":
         return render_map_html(context), False
-    return render_html(context, link), part == "own"
+    return render_html(context, link), False  # "own" keeps its stand-in first page (``join_pdfs``)
 
 
 # --------------------------------------------------------------------------- the guarded render job

@@ -55,13 +55,15 @@ def turn_label(slug: str, turn_key: str) -> Any:
 
 def is_game_text(value: object) -> bool:
     """A message, a list argument or a platform notice (not a plain string)."""
-    return is_msg(value) or (isinstance(value, dict) and ("list" in value or "platform" in value))
+    return is_msg(value) or (isinstance(value, dict) and ("list" in value or "platform" in value or "parts" in value))
 
 
 def render(slug: str, text: Any, lang: str) -> str:
     """``text`` (a message, a list, or a plain string) in ``lang``."""
     if isinstance(text, str):
         return text
+    if isinstance(text, dict) and isinstance(text.get("parts"), list):  # an order in words (notices.order_words)
+        return " · ".join(render(slug, part, lang) for part in text["parts"])
     cat = catalogue(slug)
     trans = translations(slug, lang)
 
@@ -76,18 +78,24 @@ def render(slug: str, text: Any, lang: str) -> str:
         return format_list(items, locale=lang) if items else ""
 
     if isinstance(text, dict) and isinstance(text.get("platform"), str):
-        return _notice(cat, text, lang, trans, join, missing)
+        return _notice(slug, cat, text, lang, trans, join, missing)
     return cat.render(text, trans.pgettext, trans.npgettext, join, missing)
 
 
-def _notice(cat: Catalogue, text: dict[str, Any], lang: str, trans: NullTranslations,
+def _notice(slug: str, cat: Catalogue, text: dict[str, Any], lang: str, trans: NullTranslations,
             join: Callable[[list[str]], str], missing: Callable[[str], None]) -> str:
     """A platform notice (``app.notices``): the platform's template, the game's names."""
     english = text["platform"]
     template = translations("messages", lang).gettext(english) if lang != "en" else english
-    args = {k: v if isinstance(v, int | float) and not isinstance(v, bool)
-            else cat.render(v, trans.pgettext, trans.npgettext, join, missing)
-            for k, v in (text.get("args") or {}).items()}
+
+    def one(v: Any) -> Any:
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            return v
+        if isinstance(v, dict) and isinstance(v.get("parts"), list):
+            return render(slug, v, lang)
+        return cat.render(v, trans.pgettext, trans.npgettext, join, missing)
+
+    args = {k: one(v) for k, v in (text.get("args") or {}).items()}
     try:
         return template.format(**args)
     except (KeyError, IndexError, ValueError):

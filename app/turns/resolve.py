@@ -32,7 +32,7 @@ from app.games.base import Rules, bot_order, step_rng
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.models import Event, Game, Order, Seat, Step, iso, utcnow
-from app.notices import notice, seat_name
+from app.notices import notice, order_words, played_for, seat_name
 from app.turns.store import current_orders, id_of, update_all_in
 
 log = logging.getLogger(__name__)
@@ -115,6 +115,10 @@ def resolve_step(
                           text=rules.format(order), source=source, submitted_at=now))
         seat.missed += 1
         platform_ladder = not rules.handles_missed_deadlines
+        if platform_ladder:  # a game that handles missed deadlines tells its own story
+            words = order_words(game.owed.get(seat_id), order, rules.format(order))
+            session.add_all(played_for(game.slug, id_of(game), step_no, now, seat_id, words,
+                                       auto=source is OrderSource.AUTO))
         if seat.player_id and platform_ladder and not seat.civil_disorder and seat.missed >= cd_after:
             seat.civil_disorder = True
             session.add(notice(game.slug, id_of(game), step_no, now,

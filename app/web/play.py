@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import math
+import re
 import time
 from datetime import UTC, timedelta
 from typing import Any
@@ -26,7 +27,7 @@ from flask import (
 from flask_limiter.util import get_remote_address
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
-from sqlmodel import select
+from sqlmodel import col, select
 from werkzeug.datastructures import MultiDict
 
 from app import turns
@@ -35,10 +36,11 @@ from app.games import get_rules
 from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
-from app.links import seat_link
+from app.links import prefs_token, seat_link
 from app.mail import queue_mail
-from app.models import Event, Game, Order, OutboxMail, Player, Report, Seat, iso, utcnow
-from app.notify import visible
+from app.models import Event, Game, Order, OutboxMail, Player, Report, Seat, Step, iso, utcnow
+from app.notices import order_words
+from app.notify import log_entries, visible
 from app.reports import RenderError, render_pdf
 from app.tokens import LINK_PLACEHOLDER, hash_token, looks_like_token, sign
 from app.verify import order_receipt
@@ -63,6 +65,16 @@ def form_key(spec: dict[str, Any]) -> str:
 def combo_select(spec: dict[str, Any], kept: Any = None) -> dict[str, Any] | None:
     """A form's tied choices as one select of legal combinations (``app.turns.forms.combo_select``)."""
     return turns.forms.combo_select(spec, kept)
+
+
+@bp.app_template_global("me_token_of")
+def me_token_of(seat: Seat) -> str:
+    """The token of the settings page (``/me/<token>``) of the player holding ``seat``, or ""."""
+    player = get_session().get(Player, seat.player_id) if seat.player_id else None
+    if player is None or not player.prefs_hash:
+        return ""
+    token = prefs_token(player)
+    return token if hash_token(token) == player.prefs_hash else ""
 
 
 def find_seat(token: str) -> tuple[Game, Seat]:
@@ -107,9 +119,10 @@ def page_context(game: Game, seat: Seat) -> dict[str, Any]:
     orders = turns.current_orders(session, game.id, game.step_no)
     mine = orders.get(seat.seat)
     rows = session.exec(
-        select(Event).where(Event.game_id == game.id).order_by(Event.step_no.desc(), Event.seq.desc()).limit(200)
+        select(Event).where(Event.game_id == game.id)
+        .order_by(Event.step_no.desc(), Event.seq.desc(), col(Event.id).desc()).limit(200)  # type: ignore[attr-defined]
     ).all()
-    events = [e for e in rows if visible(e, seat.seat)][:40]
+    events = log_entries(session, game, [e for e in rows if visible(e, seat.seat)][:40][::-1])
     last_report = session.exec(
         select(Report.step_no).where(Report.game_id == game.id, Report.seat == seat.seat)
         .order_by(Report.step_no.desc())
@@ -121,12 +134,13 @@ def page_context(game: Game, seat: Seat) -> dict[str, Any]:
         "prompt": game.owed.get(seat.seat) if game.status == GameStatus.RUNNING else None,
         "anytime": turns.anytime_prompt(rules, game, seat.seat),
         "mine": mine, "mine_text": rules.format(mine.order) if mine else "",
+        "mine_words": order_words(game.owed.get(seat.seat), mine.order, rules.format(mine.order)) if mine else "",
         "receipt": receipt_for(mine) if mine else "",
         "waiting_for": sorted(s for s in game.owed if s != seat.seat and s not in orders),
         "events": events, "outcome": rules.outcome(game.state),
         "deadline": iso(game.deadline),
         "csrf": csrf_token(seat), "last_report": last_report,
-        "custom_form": _custom_form(game.slug),
+        "custom_form": _custom_form(game.slug), "draws_board": rules.draws_board,
     }
 
 
@@ -221,15 +235,21 @@ def submit(token: str) -> Response:
         "(if anything)."), **keep)
 
 
+#: An engine's error code ("E007 ") at the start of a sentence: the player reads the sentence alone.
+ENGINE_CODE = re.compile(r"(?:(?<=^)|(?<=[.:;!?] )|(?<=\n))E\d{2,3} ")
+
+
 def _refusal(taken: turns.Taken, game: Game) -> str:
-    """The page's words for a refused order."""
+    """The page's words for a refused order (in the player's language, without engine codes)."""
     say = current_app.jinja_env.filters["game_text"]
     if taken.problem is turns.Problem.UNREADABLE:
         if not taken.message:
             return gettext("That order cannot be read.")
-        return say({"platform": N_("That order cannot be read: {reason}"), "args": {"reason": taken.message}},
+        text = say({"platform": N_("That order cannot be read: {reason}"), "args": {"reason": taken.message}},
                    game.slug)
-    return say(taken.message, game.slug)
+    else:
+        text = say(taken.message, game.slug)
+    return ENGINE_CODE.sub("", text)
 
 
 def _reloaded(game: Game) -> Game:
@@ -302,11 +322,14 @@ def history(token: str) -> Response:
         select(Order).where(Order.game_id == game.id, Order.seat == seat.seat).order_by(Order.id)
     ).all()
     receipts = {row.id: receipt_for(row) for row in mine}
+    prompts = {step.step_no: step.owed.get(seat.seat) for step in session.exec(
+        select(Step).where(Step.game_id == game.id, Step.step_no.in_({row.step_no for row in mine})))}  # type: ignore[attr-defined]
+    words = {row.id: order_words(prompts.get(row.step_no), row.order, row.text) for row in mine}
     counts = {}
     for row in mine:  # the last order of each step is the one that counts
         counts[row.step_no] = row.id
     resp = make_response(render_template("web/history.html", game=game, seat=seat, orders=mine,
-                                         token=token, receipts=receipts, counting=set(counts.values())))
+                                         token=token, receipts=receipts, words=words, counting=set(counts.values())))
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

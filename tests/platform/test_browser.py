@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 from app.db import get_engine
 from app.mail import build_message
 from app.models import OutboxMail
-from tests.browser import open_page, shot
+from tests.browser import open_page, overflow, shot
 
 pytestmark = pytest.mark.browser
 
@@ -29,3 +29,4 @@ def test_browser_opens_mailed_link_and_submits(live, runner, chromium):
     assert "Round 1: A picked 3" in text
     assert "Pick a number for round 2" in text
     shot(page, "toy-seat-phone")
+    assert overflow(page) == 0, "the page (and its long receipt) fits a phone's width"

@@ -52,6 +52,8 @@ def test_one_map_render_per_step_and_each_seat_keeps_its_own_pages(smtp_app, smt
         seat = " ".join(own.split("turn report for ")[1].split()[:2])  # the game's name for P1: "Commander 1"
         by_seat[seat] = pages
     assert sorted(by_seat) == ["Commander 1", "Commander 2", "Commander 3"]
+    for pages in by_seat.values():
+        assert f"page 1 of {len(pages)}" in pages[0], "the map page is numbered like the others"
     first_pages = {pages[0] for pages in by_seat.values()}
     assert len(first_pages) == 1, "every seat gets the same map page"
     (map_page,) = first_pages
