@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.duel.geometry import TILES
+from app.games.duel.geometry import DIR_NAMES, TILES
 from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
 TEXT = Catalogue("duel", [
@@ -75,9 +75,17 @@ TEXT = Catalogue("duel", [
     T("or", "{a} or {b}"),
     T("semicolon", "{a}; {b}"),
     T("seat_number", "{seat} {n}"),
-    T("tile.plain", "{tile} (edges {edges})"),
-    T("tile.flag", "{tile} (edges {edges}, {flag})"),
-    T("tile.task", "{tile} ({task}, edges {edges})"),
+    T("tile.plain", "{tile} ({edges})"),
+    T("tile.flag", "{tile} ({edges}; {flag})"),
+    T("tile.task", "{tile} ({edges})"),
+    # a tile's name (its notation id, L17 or T05, stays for the notation and tooltips)
+    T("tilename.landscape", "landscape tile {n}"),
+    T("tilename.task", "{task} tile {n}"),
+    # the edges of a tile, terrain by terrain clockwise from north: "forest N–SE, grain S–SW, meadow NW"
+    T("run.all", "{terrain} all round"),
+    T("run.one", "{terrain} {a}"),
+    T("run.span", "{terrain} {a}–{b}"),
+    T("comma", "{a}, {b}"),
     T("tile.with_marker", "{tile} with marker {marker}"),
     T("now.half", "{terrain} {n}"),
     T("now.half_dead", "{terrain} {n} (dead)"),
@@ -140,16 +148,17 @@ TEXT = Catalogue("duel", [
     T("prompt.place.title", "Turn {turn}: place {tile}"),
     T("prompt.place.title_marker", "Turn {turn}: place {tile} with marker {marker}"),
     T("prompt.place.text",
-      "Place {tile} in your area. Pick one of the numbered positions and a rotation (clockwise steps of "
-      "60 degrees; the letters list the N, NE, SE, S, SW, NW edges: F forest, G grain, V village, "
-      "M meadow, R rail, W river). Rails must meet rails and rivers must meet rivers. "
-      "Your order stays sealed until both are in."),
+      "Place {tile} in your area: pick one of the numbered positions, then a rotation (each step turns "
+      "the tile 60 degrees clockwise). Rails must meet rails and rivers must meet rivers; only the "
+      "rotations that fit are offered. Your order stays sealed until both are in."),
     T("form.place", "Place the tile"),
     T("field.position", "Position"),
     T("field.rotation", "Rotation"),
     T("choice.position_any", "{n}: ({q},{r}) rotation any"),
     T("choice.position", "{n}: ({q},{r}) rotation {rots}"),
+    T("choice.place", "position {n} ({q},{r})"),
     T("choice.rotation", "{k}: {edges}"),
+    T("choice.rotation_named", "rotation {k}: {edges}"),
     # --- the board (SVG) ----------------------------------------------------------
     TN("board.title_you", "{seat} (you): {points} point, {active} active",
        "{seat} (you): {points} points, {active} active", count="points"),
@@ -163,6 +172,9 @@ TEXT = Catalogue("duel", [
       "Markers: white open, grey with tick done, crossed cancelled."),
     T("board.areas", "Player areas"),
     T("board.preview", "{tile} rotation {rot}"),
+    T("board.rotation", "rotation {rot}"),
+    T("board.cell", "{tile} ({code}) at ({q},{r}), rotation {rot}"),
+    T("board.here", "your tile here"),
     # --- pages (templates/games/duel) -----------------------------------------------
     T("page.turn", "Turn {turn}"),
     T("page.game_over", "(game over)"),
@@ -208,6 +220,14 @@ TEXT = Catalogue("duel", [
     T("page.your_choices_marker", "Your choices for {tile} with {marker}:"),
     T("page.rotations_edges", "Rotations of {tile} (edges N NE SE S SW NW): {faces}."),
     T("page.no_placement", "You have no legal placement for {tile} and pass this turn automatically."),
+    T("page.pick_position", "Position (tap a number on your area)"),
+    T("page.show_position", "Show this position"),
+    T("page.pick_rotation", "Rotation (clockwise, 60 degrees each): tap a picture"),
+    T("page.chosen_label", "Your tile, drawn in red on your area, goes at"),
+    T("page.legend_terrains", "Terrains:"),
+    T("page.legend_marks",
+      "Flags: A green (forest), B yellow (grain), C red (village). Task markers: white disc open, "
+      "grey with a tick done, crossed cancelled. Dashed numbered hexes: where your tile may go."),
     # -- orders reserved for the server ------------------------------------------------------------
     T("unreadable.reserved", "{order} is not something you can write: the server marks its own "
                              "placement for a missed deadline with it."),
@@ -250,14 +270,47 @@ def semicolons(items: list[Any]) -> Any:
     return out
 
 
+def tile_name(tile: str) -> Msg | str:
+    """A tile's name: ``L17`` -> "landscape tile 17", ``T05`` -> "Grain task tile 5"."""
+    if tile in TILES and TILES[tile].task:
+        return msg("tilename.task", task=name("task", TILES[tile].task), n=int(tile[1:]))
+    if tile[:1] == "L" and tile[1:].isdigit():
+        return msg("tilename.landscape", n=int(tile[1:]))
+    return tile
+
+
+def edge_runs(facing: str) -> Any:
+    """An edge string such as ``FFFGGM`` in words: "forest N–SE, grain S–SW, meadow NW"."""
+    if len(set(facing)) == 1:
+        return msg("run.all", terrain=name("terrain", facing[0]))
+    start = next(i for i in range(6) if facing[i] != facing[i - 1])
+    runs: list[list[int]] = []
+    for j in range(6):
+        d = (start + j) % 6
+        if runs and facing[runs[-1][-1]] == facing[d]:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    parts = [
+        msg("run.one", terrain=name("terrain", facing[r[0]]), a=name("dir", DIR_NAMES[r[0]])) if len(r) == 1
+        else msg("run.span", terrain=name("terrain", facing[r[0]]), a=name("dir", DIR_NAMES[r[0]]),
+                 b=name("dir", DIR_NAMES[r[-1]]))
+        for r in sorted(runs)
+    ]
+    out: Any = parts[0]
+    for part in parts[1:]:
+        out = msg("comma", a=out, b=part)
+    return out
+
+
 def tile_text(tile: str, marker_id: str | None) -> Msg:
-    """A one-line description such as ``T05 (Grain task, edges GGGGGG) with marker Grain 4``."""
+    """A one-line description such as "Grain task tile 5 (grain all round) with marker Grain 4"."""
     t = TILES[tile]
-    e = edges(t.edges)
+    e = edge_runs(t.edges)
     if t.task:
-        out = msg("tile.task", tile=tile, task=name("task", t.task), edges=e)
+        out = msg("tile.task", tile=tile_name(tile), edges=e)
     elif t.flag is not None:
-        out = msg("tile.flag", tile=tile, edges=e, flag=name("flag", t.segments[t.flag][0]))
+        out = msg("tile.flag", tile=tile_name(tile), edges=e, flag=name("flag", t.segments[t.flag][0]))
     else:
-        out = msg("tile.plain", tile=tile, edges=e)
+        out = msg("tile.plain", tile=tile_name(tile), edges=e)
     return msg("tile.with_marker", tile=out, marker=marker(marker_id)) if marker_id else out

@@ -14,7 +14,17 @@ from app.games.duel import data
 from app.games.duel.geometry import FACES, TILES, cell_key, key_cell
 from app.games.duel.notation import format_order
 from app.games.duel.placement import grid_of, legal_placements, measure, score
-from app.games.duel.text import alternatives, edges, marker, markers, seat_name, semicolons, tile_text
+from app.games.duel.text import (
+    alternatives,
+    edge_runs,
+    edges,
+    marker,
+    markers,
+    seat_name,
+    semicolons,
+    tile_name,
+    tile_text,
+)
 from app.games.text import Msg, listing, msg, name
 
 
@@ -42,7 +52,12 @@ def _position_label(n: int, cell: tuple[int, int], rots: list[int]) -> Msg:
 
 
 def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
-    """The "place" prompt for ``seat``: numbered positions and rotations 0-5."""
+    """The "place" prompt for ``seat``: the numbered positions, then the rotations legal at each.
+
+    The rotation field depends on the position (``depends_on``): each rotation lists in
+    ``when`` the positions where it is legal, so a form offers only legal placements.
+    Everything here is public (the seat's own area and the revealed tile).
+    """
     cur = state["current"]
     cands = candidates(state, seat)
     first = cands[0]
@@ -56,12 +71,14 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     )
     faces = FACES[cur["tile"]]
     hours = int(state["options"].get("deadline_hours", data.DEADLINE_HOURS))
+    tile = tile_name(cur["tile"])
+    when = {k: [c["position"] for c in cands if k in c["rotations"]] for k in range(6)}
     return {
         "kind": "place",
         "title": (
-            msg("prompt.place.title_marker", turn=state["turn"], tile=cur["tile"], marker=marker(cur["marker"]))
+            msg("prompt.place.title_marker", turn=state["turn"], tile=tile, marker=marker(cur["marker"]))
             if cur["marker"]
-            else msg("prompt.place.title", turn=state["turn"], tile=cur["tile"])
+            else msg("prompt.place.title", turn=state["turn"], tile=tile)
         ),
         "text": msg("prompt.place.text", tile=tile_text(cur["tile"], cur["marker"])),
         "example": example,
@@ -76,10 +93,7 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                         "label": msg("field.position"),
                         "type": "choice",
                         "choices": [
-                            {
-                                "value": c["position"],
-                                "label": c["label"],
-                            }
+                            {"value": c["position"], "label": msg("choice.place", n=c["n"], q=c["q"], r=c["r"])}
                             for c in cands
                         ],
                     },
@@ -87,9 +101,11 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                         "name": "rotation",
                         "label": msg("field.rotation"),
                         "type": "choice",
+                        "depends_on": "position",
                         "choices": [
-                            {"value": k, "label": msg("choice.rotation", k=k, edges=edges(faces[k].facing))}
-                            for k in range(6)
+                            {"value": k, "when": when[k],
+                             "label": msg("choice.rotation_named", k=k, edges=edge_runs(faces[k].facing))}
+                            for k in range(6) if when[k]
                         ],
                     },
                 ],
