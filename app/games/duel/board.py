@@ -217,7 +217,7 @@ def legend(x: float, y: float, tr: Render = TEXT.english) -> list[str]:
     out = []
     lx = x
     for t in "FGVMRW":
-        label = tr(msg("board.legend_terrain", letter=name("edge", t), terrain=name("terrain", t)))
+        label = tr(name("terrain", t))
         if t in "RW":
             stroke = "#111" if t == "R" else "#1e5bbf"
             dash = ' stroke-dasharray="1.5 2.5"' if t == "R" else ""
@@ -228,7 +228,7 @@ def legend(x: float, y: float, tr: Render = TEXT.english) -> list[str]:
         else:
             out.append(f'<rect x="{lx:.1f}" y="{y:.1f}" width="14" height="10" fill="{FILL[t]}" stroke="#333"/>')
         out.append(f'<text x="{lx + 17:.1f}" y="{y + 9:.1f}" font-size="8">{escape(label)}</text>')
-        lx += max(62.0, 17 + 5.2 * len(label) + 8)  # room for a longer (translated) label
+        lx += max(50.0, 17 + 5.2 * len(label) + 8)  # room for a longer (translated) label
     out.append(f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="7">{escape(tr(msg("board.legend")))}</text>')
     return out
 

@@ -25,13 +25,6 @@ TEXT = Catalogue("duel", [
     T("terrain.M", "meadow"),
     T("terrain.R", "rail"),
     T("terrain.W", "river"),
-    # one letter per edge terrain, as the edge strings and rotation choices show them
-    T("edge.F", "F"),
-    T("edge.G", "G"),
-    T("edge.V", "V"),
-    T("edge.M", "M"),
-    T("edge.R", "R"),
-    T("edge.W", "W"),
     # what a single task measures, as in "the {what} of your new Forest task"
     T("network.F", "forest territory"),
     T("network.G", "grain territory"),
@@ -71,7 +64,6 @@ TEXT = Catalogue("duel", [
     T("dir.SW", "SW"),
     T("dir.NW", "NW"),
     # --- pieces of text ---------------------------------------------------------
-    T("edges", "{e0}{e1}{e2}{e3}{e4}{e5}"),
     T("or", "{a} or {b}"),
     T("semicolon", "{a}; {b}"),
     T("seat_number", "{seat} {n}"),
@@ -119,7 +111,7 @@ TEXT = Catalogue("duel", [
     T("refuse.pass_not_allowed", "PASS is allowed only when no legal placement exists."),
     T("refuse.pass_not_allowed_example",
       "PASS is allowed only when no legal placement exists; for example {tile} at ({q},{r}) rotation {rot} is legal."),
-    T("refuse.wrong_tile", "{given} is not this turn's tile; place {tile}."),
+    T("refuse.wrong_tile", "{given} is not this turn's tile; place {tile} ({code})."),
     T("refuse.bad_rotation", "Rotation must be 0–5."),
     T("refuse.bad_coord", "q and r must be integers from −99 to 99."),
     T("refuse.first_not_origin", "Your first tile must be placed at (0,0)."),
@@ -157,7 +149,6 @@ TEXT = Catalogue("duel", [
     T("choice.position_any", "{n}: ({q},{r}) rotation any"),
     T("choice.position", "{n}: ({q},{r}) rotation {rots}"),
     T("choice.place", "position {n} ({q},{r})"),
-    T("choice.rotation", "{k}: {edges}"),
     T("choice.rotation_named", "rotation {k}: {edges}"),
     # --- the board (SVG) ----------------------------------------------------------
     TN("board.title_you", "{seat} (you): {points} point, {active} active",
@@ -166,12 +157,10 @@ TEXT = Catalogue("duel", [
        "{seat} (opponent): {points} points, {active} active", count="points"),
     TN("board.title", "{seat}: {points} point, {active} active",
        "{seat}: {points} points, {active} active", count="points"),
-    T("board.legend_terrain", "{letter} {terrain}"),
     T("board.legend",
       "Flags A green (forest), B yellow (grain), C red (village). "
       "Markers: white open, grey with tick done, crossed cancelled."),
     T("board.areas", "Player areas"),
-    T("board.preview", "{tile} rotation {rot}"),
     T("board.rotation", "rotation {rot}"),
     T("board.cell", "{tile} ({code}) at ({q},{r}), rotation {rot}"),
     T("board.here", "your tile here"),
@@ -210,15 +199,16 @@ TEXT = Catalogue("duel", [
     T("page.last_turn", "Last turn:"),
     T("page.last_passed", "passed"),
     T("page.last_placed", "{tile} at ({cell}) rotation {rot}"),
-    T("page.automatic", "(automatic)"),
-    T("page.unrevealed", "Unrevealed (order hidden): landscape {land}; task {task}; markers {markers}."),
-    T("page.hidden_revealed", "Revealed after scoring: boxed tiles {box}; landscape stack {land}; task stack {task}."),
-    T("page.rotations_of", "Rotations of {tile} (clockwise, 60 degrees each):"),
-    T("page.numbered", "(numbered on the map)"),
+    T("page.last_auto", "{text} (automatic)"),
+    T("page.unrevealed_named",
+      "Not yet revealed (order hidden): landscape tiles {land}; task tiles {task}; markers {markers}."),
+    T("page.hidden_revealed_named",
+      "Revealed after scoring: boxed tiles {box}; landscape stack, in order: tiles {land}; "
+      "task stack, in order: tiles {task}."),
     T("page.by_email", "By email:"),
     T("page.your_choices", "Your choices for {tile}:"),
     T("page.your_choices_marker", "Your choices for {tile} with {marker}:"),
-    T("page.rotations_edges", "Rotations of {tile} (edges N NE SE S SW NW): {faces}."),
+    T("page.rotations_named", "Rotations of {tile}, edges clockwise from north: {faces}."),
     T("page.no_placement", "You have no legal placement for {tile} and pass this turn automatically."),
     T("page.pick_position", "Position (tap a number on your area)"),
     T("page.show_position", "Show this position"),
@@ -249,11 +239,6 @@ def markers(ms: list[str]) -> dict[str, Any]:
     return listing(marker(m) for m in ms)
 
 
-def edges(facing: str) -> Msg:
-    """An edge string such as ``FFFGGM`` (N NE SE S SW NW), one letter per terrain."""
-    return msg("edges", **{f"e{i}": name("edge", t) for i, t in enumerate(facing)})
-
-
 def alternatives(values: list[int]) -> Any:
     """``0 or 2 or 4``."""
     out: Any = values[0]
@@ -272,8 +257,9 @@ def semicolons(items: list[Any]) -> Any:
 
 def tile_name(tile: str) -> Msg | str:
     """A tile's name: ``L17`` -> "landscape tile 17", ``T05`` -> "Grain task tile 5"."""
-    if tile in TILES and TILES[tile].task:
-        return msg("tilename.task", task=name("task", TILES[tile].task), n=int(tile[1:]))
+    task = TILES[tile].task if tile in TILES else None
+    if task:
+        return msg("tilename.task", task=name("task", task), n=int(tile[1:]))
     if tile[:1] == "L" and tile[1:].isdigit():
         return msg("tilename.landscape", n=int(tile[1:]))
     return tile

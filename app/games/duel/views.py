@@ -17,7 +17,6 @@ from app.games.duel.placement import grid_of, legal_placements, measure, score
 from app.games.duel.text import (
     alternatives,
     edge_runs,
-    edges,
     marker,
     markers,
     seat_name,
@@ -150,8 +149,21 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
         ) if active else msg("page.none"),
         "completed_text": markers(area["completed"]),
         "cancelled_text": markers(area["cancelled"]),
-        "passed_text": listing(area["passed"]),
+        "passed_text": listing(tile_name(t) for t in area["passed"]),
     }
+
+
+def _numbers(tiles: list[str]) -> Any:
+    """Tile ids as their numbers, in order (``["L03", "L17"]`` -> "3, 17"); "none" when empty."""
+    return listing(int(t[1:]) for t in sorted(tiles)) if tiles else msg("page.none")
+
+
+def _last_text(last: dict[str, Any]) -> Msg:
+    """A seat's last placement in words."""
+    if last.get("pass"):
+        return msg("page.last_passed")
+    text = msg("page.last_placed", tile=tile_name(last["tile"]), cell=last["cell"], rot=last["rot"])
+    return msg("page.last_auto", text=text) if last.get("auto") else text
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
@@ -184,6 +196,10 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "passing_text": listing(seat_name(s) for s in state.get("passing", [])),
         "forfeited_text": listing(seat_name(s) for s in state.get("forfeited", [])),
         "unrevealed_text": markers(markers_left),
+        # tile numbers by kind, in words: "landscape tiles 1, 4, 9"
+        "unrevealed_land_text": _numbers(state["land_stack"] + state["box"]),
+        "unrevealed_task_text": _numbers(state["task_stack"]),
+        "last_text": {s: _last_text(v) for s, v in state.get("last", {}).items() if v},
         "stacks_text": msg(
             "page.stacks",
             land=msg("count.landscape", n=len(state["land_stack"])),
@@ -198,10 +214,11 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
             "marker": cur["marker"],
             "task": t.task,
             "text": tile_text(cur["tile"], cur["marker"]),
+            "name": tile_name(cur["tile"]),
             "marker_name": marker(cur["marker"]) if cur["marker"] else None,
             "facings": [FACES[cur["tile"]][k].facing for k in range(6)],
-            "faces_text": listing(
-                msg("choice.rotation", k=k, edges=edges(FACES[cur["tile"]][k].facing)) for k in range(6)
+            "faces_text": semicolons(
+                [msg("choice.rotation_named", k=k, edges=edge_runs(FACES[cur["tile"]][k].facing)) for k in range(6)]
             ),
         }
     if seat is not None and seat in state["seats"]:
@@ -211,6 +228,9 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         # Revealed after scoring together with the seed (§8).
         out["hidden_revealed"] = {
             "box": list(state["box"]),
+            "box_text": listing(tile_name(t) for t in state["box"]),
+            "land_text": listing(int(t[1:]) for t in state["land_stack"]) if state["land_stack"] else msg("page.empty"),
+            "task_text": listing(int(t[1:]) for t in state["task_stack"]) if state["task_stack"] else msg("page.empty"),
             "land_stack": list(state["land_stack"]),
             "task_stack": list(state["task_stack"]),
             "piles": {k: list(v) for k, v in state["piles"].items()},

@@ -57,7 +57,7 @@ def test_no_legal_placement_passes_and_boxes_the_marker():
     after, events = RULES.resolve(state, {"BLUE": order("T01", 1, 0, 0)}, None)
     assert after["areas"]["RED"]["passed"] == ["T01"] and after["areas"]["RED"]["boxed_markers"] == ["FOR-3"]
     assert "1,0" in after["areas"]["BLUE"]["cells"]
-    assert any("Red has no legal placement for T01" in RULES.text.english(e["text"]) for e in events)
+    assert any("Red has no legal placement for Forest task tile 1" in RULES.text.english(e["text"]) for e in events)
     assert any(e["text"]["msg"] == "event.pass_marker" and e["text"]["args"]["seat"] == {"msg": "seat.RED"}
                for e in events)
 
@@ -82,7 +82,8 @@ def test_validation_messages_and_codes():
         with pytest.raises(PlacementError) as exc:
             RULES.validate(state, "RED", bad)
         assert exc.value.code == code
-    with pytest.raises(PlacementError, match=r"Your N edge is forest but the S edge of L25 at \(0,0\) is rail"):
+    with pytest.raises(PlacementError,
+                       match=r"Your N edge is forest but the S edge of landscape tile 25 at \(0,0\) is rail"):
         RULES.validate(state, "RED", order("L07", 0, 1, 0))
     RULES.validate(state, "RED", order("L07", 1, 0, 0, turn=9))
     RULES.validate(state, "RED", {"type": "PLACE", "tile": "l07", "q": 1, "r": 0, "rotation": "2"})
