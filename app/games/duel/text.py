@@ -218,6 +218,43 @@ TEXT = Catalogue("duel", [
     T("page.legend_marks",
       "Flags: A green (forest), B yellow (grain), C red (village). Task markers: white disc open, "
       "grey with a tick done, crossed cancelled. Dashed numbered hexes: where your tile may go."),
+    # --- the one-page rules summary (templates/games/duel/rules.html) ---------------------
+    T("rules.title", "How to play Dorfromantik: The Duel"),
+    T("rules.goal",
+      "Two players build their own landscape from the same tiles. Complete the inhabitants' tasks, close "
+      "territories that hold flags and build the longest rail and river: the higher score wins."),
+    T("rules.turn_h", "A turn"),
+    T("rules.turn",
+      "Each turn one tile is revealed, the same for both players. While either area holds fewer than 3 "
+      "task markers (always the case in the first 3 turns), it is a task tile with its task marker; otherwise a "
+      "landscape tile. Both players place it in their own area at the same time; orders stay sealed "
+      "until both are in."),
+    T("rules.place_h", "Placing a tile"),
+    T("rules.place_first", "Your first tile goes in the middle; every later tile must touch one of your tiles."),
+    T("rules.place_lines",
+      "Rails must meet rails and rivers must meet rivers. Forest, grain, village and meadow edges may "
+      "touch any land edge."),
+    T("rules.place_task",
+      "A task tile may not be placed where its task would start above its number, or closed below it."),
+    T("rules.place_page",
+      "On your page, tap a numbered position on your area, then one of the drawn rotations: only the "
+      "placements that fit are offered."),
+    T("rules.tasks_h", "Tasks"),
+    T("rules.tasks",
+      "A task marker shows a number from 3 to 6: the territory, rail or river it lies in must hold exactly "
+      "that many tiles. It is completed the moment it does, and cancelled if it grows past the number or "
+      "is closed with fewer. A Connection task counts the tiles around it; a Double task is completed "
+      "when either of its two territories holds exactly 6."),
+    T("rules.end_h", "End and scoring"),
+    T("rules.end",
+      "The game ends when a landscape tile is needed and none is left. Score the values of your "
+      "completed tasks; each flag in a closed territory scores the size of that territory (A green: "
+      "forest, B yellow: grain, C red: village); add the tiles of your longest rail (D) and of your "
+      "longest river (E). A tie goes to the higher task subtotal."),
+    T("rules.deadline",
+      "If you miss the deadline, your tile is placed for you at the first position and rotation that "
+      "cancels none of your tasks; three such placements in a row forfeit the game. With no legal "
+      "placement you pass and the tile leaves your game."),
     # -- orders reserved for the server ------------------------------------------------------------
     T("unreadable.reserved", "{order} is not something you can write: the server marks its own "
                              "placement for a missed deadline with it."),

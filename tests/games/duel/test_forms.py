@@ -144,3 +144,18 @@ def test_a_form_post_with_no_form_index_is_refused_and_the_page_form_carries_it(
     resp = client.post(path_of(me["link"]), data={**fields, "rotation": "0"})
     assert resp.status_code == 303
     assert game_row(app, made["game"]).state["areas"][me["seat"]]["cells"]["0,0"]["rot"] == 0
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Placing a tile"), ("pt", "Colocar uma peça"),
+                                         ("el", "Τοποθέτηση πλακιδίου")])
+def test_the_rules_summary_reads_in_the_players_language(app, lang, words):
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    with app.test_request_context("/"), force_locale(lang):
+        page = render_template_string('{% include "games/duel/rules.html" %}', slug="duel")
+    text = " ".join(lxml_html.fromstring(page).text_content().split())
+    assert words in text and "{" not in text
+    if lang != "en":
+        english = RULES.text.english({"msg": "rules.place_lines"})
+        assert english not in text and "Rails must meet" not in text
