@@ -253,7 +253,8 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render = TEXT.english)
     Optional keys of ``view``: ``"legend": False`` leaves the legend out (the page writes it
     in HTML); ``"links": True`` makes the numbered positions links; ``"ghost"``: the
     revealed tile drawn at a chosen position (see ``area_svg``).  A drawing of one area
-    (``"seats": [s]``) is kept from growing past twice its natural size.
+    (``"seats": [s]``) is kept from growing past twice its natural size; ``--zoom-w`` (CSS) is
+    its full size, 1.5 times its natural one, where a page lets a player zoom in.
     """
     if "preview" in view:
         return preview_svg(str(view["preview"]["tile"]), int(view["preview"]["rot"]), tr)
@@ -279,7 +280,8 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render = TEXT.english)
         parts.extend(legend(6, height + 10, tr))
     width, total_h = (max(x, 380), height + 38) if with_legend else (x, height + 6)
     label = escape(tr(msg("board.areas")))
-    style = f' style="max-width: {width * 2:.0f}px"' if len(seats) == 1 else ""
+    # one area: at most twice its natural size when fitted to the width; 1.5 times it when zoomed in
+    style = f' style="max-width: {width * 2:.0f}px; --zoom-w: {width * 1.5:.0f}px"' if len(seats) == 1 else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {total_h:.0f}"{style} '
         f'font-family="sans-serif" role="img" aria-label="{label}">{DEFS}{"".join(parts)}</svg>'

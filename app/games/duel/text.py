@@ -215,6 +215,8 @@ TEXT = Catalogue("duel", [
     T("page.pick_rotation", "Rotation (clockwise, 60 degrees each): tap a picture"),
     T("page.chosen_label", "Your tile, drawn in red on your area, goes at"),
     T("page.legend_terrains", "Terrains:"),
+    T("page.zoom_in", "Full size"),
+    T("page.zoom_out", "Fit to the screen"),
     T("page.legend_marks",
       "Flags: A green (forest), B yellow (grain), C red (village). Task markers: white disc open, "
       "grey with a tick done, crossed cancelled. Dashed numbered hexes: where your tile may go."),

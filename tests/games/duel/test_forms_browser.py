@@ -11,10 +11,12 @@ import subprocess
 
 import pytest
 
+from app.games.base import step_rng
+from app.games.duel import RULES
 from app.games.duel.geometry import cell_key
 from app.games.duel.placement import grid_of, legal_placements
 from tests.browser import SCREENSHOTS, open_page, overflow, shot
-from tests.platform.helpers import game_row
+from tests.platform.helpers import csrf_of, game_row, path_of, step_of
 
 pytestmark = pytest.mark.browser
 
@@ -104,6 +106,39 @@ def test_without_javascript_a_tap_on_a_number_reloads_the_page_with_the_tile_pla
         assert page.locator("[role=status]").count() == 1, page.inner_text("body")[:2000]
         assert _placed(live, made, me, turn)[target]["rot"] == rot
         page.context.close()
+
+
+def test_a_big_area_fits_the_phone_and_opens_full_size_with_readable_numbers(live, runner, chromium):
+    made, me = _make(runner)
+    client = live.test_client()
+    for _ in range(40):  # forty turns of placements sent in the notation
+        game = game_row(live, made["game"])
+        if game.status != "running" or me["seat"] not in game.owed:
+            break
+        html = client.get(path_of(me["link"])).get_data(as_text=True)
+        order = RULES.random_order(game.state, me["seat"], step_rng("big", game.step_no, me["seat"]))
+        resp = client.post(path_of(me["link"]), data={"csrf_token": csrf_of(html), "step_no": step_of(html),
+                                                      "notation": RULES.format(order)})
+        assert resp.status_code == 303
+    game = game_row(live, made["game"])
+    assert game.status == "running" and len(game.state["areas"][me["seat"]]["cells"]) > 30
+    page = open_page(chromium, me["link"], "phone")
+    assert overflow(page) == 0
+    numbers = "#duel-place .duel-cand text"
+    fitted = page.eval_on_selector(numbers, "t => t.getBoundingClientRect().height")
+    shot(page, "duel-big-fit-phone")
+    page.click('label[for="duel-zoom-form"]')
+    zoomed = page.eval_on_selector(numbers, "t => t.getBoundingClientRect().height")
+    assert zoomed > fitted and zoomed >= 16, (fitted, zoomed)
+    assert overflow(page) == 0, "the full-size area scrolls inside its frame, not the page"
+    legal = _legal(live, made["game"], me["seat"])
+    target = sorted(legal)[-1]
+    page.click(f'#duel-place .duel-cand[data-pos="{target}"]')
+    assert page.input_value("#duel-position") == target
+    shot(page, "duel-big-zoom-phone")
+    page.click("#duel-place form.duel-order button[type=submit]")
+    page.wait_for_load_state()
+    assert target in game_row(live, made["game"]).state["areas"][me["seat"]]["cells"]
 
 
 @pytest.mark.parametrize("lang", ["en", "pt", "el"])
