@@ -159,3 +159,28 @@ def test_the_rules_summary_reads_in_the_players_language(app, lang, words):
     if lang != "en":
         english = RULES.text.english({"msg": "rules.place_lines"})
         assert english not in text and "Rails must meet" not in text
+
+
+def test_two_players_orders_stay_sealed_and_the_form_shows_the_order_on_file(app, client, runner):
+    out = runner.invoke(args=["game", "create", "duel", "--player", "red@example.org", "--player", "blue@example.org"])
+    assert out.exit_code == 0, out.output
+    made = json.loads(out.output)
+    red, blue = made["seats"]
+    for turn in (1, 2):
+        legal = _legal(app, made["game"], red["seat"])
+        target = sorted(legal)[-1]
+        rot = legal[target][-1]
+        doc = _page(client, red["link"], f"?at={target}")
+        resp = client.post(path_of(red["link"]), data={**_fields(doc), "rotation": str(rot)})
+        assert resp.status_code == 303
+        assert game_row(app, made["game"]).state["turn"] == turn, "sealed until both are in"
+        doc = _page(client, red["link"])
+        chosen, _, rots = _offered(doc)
+        assert chosen == target, "the form opens on the order on file"
+        checked = _form(doc).xpath('.//input[@name="rotation"][@checked]/@value')
+        assert checked == [str(rot)]
+        doc = _page(client, blue["link"])
+        resp = client.post(path_of(blue["link"]), data={**_fields(doc), "rotation": str(_offered(doc)[2][0])})
+        assert resp.status_code == 303
+        state = game_row(app, made["game"]).state
+        assert state["turn"] == turn + 1 and state["areas"][red["seat"]]["cells"][target]["rot"] == rot
