@@ -234,15 +234,12 @@ def legend(x: float, y: float, tr: Render = TEXT.english) -> list[str]:
 
 
 def preview_svg(tile: str, rot: int, tr: Render = TEXT.english) -> str:
-    """One tile at one rotation, captioned with the rotation number (the form's previews)."""
+    """One tile at one rotation (the form's previews; the page writes the caption beside it)."""
     body = tile_svg(tile, rot, 30, 28)
     label = tr(msg("choice.rotation_named", k=rot, edges=edge_runs(FACES[tile][rot].facing)))
-    caption = tr(msg("board.rotation", rot=rot))
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 68" role="img" '
-        f'aria-label="{escape(label)}"><title>{escape(label)}</title>{DEFS}{"".join(body)}'
-        f'<text x="30" y="65" font-size="10" text-anchor="middle" font-family="sans-serif">'
-        f"{escape(caption)}</text></svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="2 2 56 52" role="img" '
+        f'aria-label="{escape(label)}"><title>{escape(label)}</title>{DEFS}{"".join(body)}</svg>'
     )
 
 

@@ -108,6 +108,24 @@ def test_without_javascript_a_tap_on_a_number_reloads_the_page_with_the_tile_pla
         page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["pt", "el"])
+def test_the_seat_page_fits_a_phone_in_portuguese_and_greek(live, runner, chromium, lang):
+    made, me = _make(runner)
+    for turn in range(1, 4):
+        page = open_page(chromium, me["link"] + f"?lang={lang}", "phone")
+        assert page.get_attribute("html", "lang") == lang
+        assert overflow(page) == 0
+        legal = _legal(live, made["game"], me["seat"])
+        target = sorted(legal)[0]
+        page.click(f'#duel-place .duel-cand[data-pos="{target}"]')
+        assert _shown_rotations(page) == legal[target]
+        shot(page, f"duel-{lang}-turn{turn}-phone")
+        page.click("#duel-place form.duel-order button[type=submit]")
+        page.wait_for_load_state()
+        assert target in game_row(live, made["game"]).state["areas"][me["seat"]]["cells"]
+        page.context.close()
+
+
 def test_a_big_area_fits_the_phone_and_opens_full_size_with_readable_numbers(live, runner, chromium):
     made, me = _make(runner)
     client = live.test_client()
