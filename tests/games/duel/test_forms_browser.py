@@ -126,6 +126,23 @@ def test_the_seat_page_fits_a_phone_in_portuguese_and_greek(live, runner, chromi
         page.context.close()
 
 
+def test_the_spectator_page_fits_a_phone_and_shows_no_seat_choices(live, runner, chromium):
+    made, me = _make(runner)
+    client = live.test_client()
+    for _ in range(4):
+        game = game_row(live, made["game"])
+        html = client.get(path_of(me["link"])).get_data(as_text=True)
+        order = RULES.random_order(game.state, me["seat"], step_rng("spectator", game.step_no, me["seat"]))
+        client.post(path_of(me["link"]), data={"csrf_token": csrf_of(html), "step_no": step_of(html),
+                                               "notation": RULES.format(order)})
+    for size in ("phone", "desk"):
+        page = open_page(chromium, f"{live.config['BASE_URL']}/g/{made['game']}", size)
+        assert overflow(page) == 0
+        assert page.locator(".duel-cand").count() == 0 and page.locator(".g-duel .board svg").count() == 2
+        shot(page, f"duel-spectator-{size}")
+        page.context.close()
+
+
 def test_a_big_area_fits_the_phone_and_opens_full_size_with_readable_numbers(live, runner, chromium):
     made, me = _make(runner)
     client = live.test_client()
