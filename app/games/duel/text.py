@@ -219,7 +219,10 @@ TEXT = Catalogue("duel", [
     T("page.zoom_out", "Fit to the screen"),
     T("page.legend_marks",
       "Flags: A green (forest), B yellow (grain), C red (village). Task markers: white disc open, "
-      "grey with a tick done, crossed cancelled. Dashed numbered hexes: where your tile may go."),
+      "grey with a tick done, crossed cancelled."),
+    T("page.legend_candidates", "Dashed numbered hexes: where your tile may go."),
+    T("page.legend_abbr", "Markers:"),
+    T("page.legend_abbr_one", "{abbr} {task}"),
     # --- the one-page rules summary (templates/games/duel/rules.html) ---------------------
     T("rules.title", "How to play Dorfromantik: The Duel"),
     T("rules.goal",
