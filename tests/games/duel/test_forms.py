@@ -71,7 +71,9 @@ def _orders(app, game_id: int) -> int:
 def test_the_place_form_offers_only_legal_placements_and_each_is_accepted(app, client, runner):
     made, me = _make(runner)
     kinds = set()
-    for turn in range(1, 7):
+    for turn in range(1, 13):
+        if turn > 5 and len(kinds) == 3:
+            break
         game = game_row(app, made["game"])
         assert game.status == "running" and me["seat"] in game.owed, f"turn {turn}: the seat owes a placement"
         state = game.state
@@ -96,7 +98,7 @@ def test_the_place_form_offers_only_legal_placements_and_each_is_accepted(app, c
         assert resp.status_code == 303, resp.get_data(as_text=True)[:2000]
         placed = game_row(app, made["game"]).state["areas"][me["seat"]]["cells"][target]
         assert placed["rot"] == rot and placed["turn"] == turn
-    assert kinds == {"first", "task", "landscape"} or kinds >= {"first", "task"}
+    assert kinds == {"first", "task", "landscape"}, "the first tile, task tiles and landscape tiles were placed"
 
 
 @pytest.mark.parametrize("lang", ["en", "pt", "el"])
