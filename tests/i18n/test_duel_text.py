@@ -157,7 +157,7 @@ def test_every_message_the_engine_emits_is_in_the_catalogue(met):
     assert not ids - set(TEXT.entries), sorted(ids - set(TEXT.entries))
     # the playthroughs meet the events, refusals and labels of every kind
     for wanted in ("event.reveal_marker", "event.place", "event.completed", "event.status", "event.over",
-                   "event.forfeit", "prompt.place.title_marker", "choice.position", "choice.rotation",
+                   "event.forfeit", "prompt.place.title_marker", "choice.position", "choice.rotation_named",
                    "refuse.wrong_tile", "refuse.bad_rotation", "refuse.bad_coord", "refuse.occupied",
                    "refuse.pass_not_allowed_example", "refuse.turn_closed", "refuse.bad_order",
                    "refuse.not_adjacent", "now.tiles", "tile.task"):

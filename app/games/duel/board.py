@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from app.games.duel.geometry import FACES, TILES
-from app.games.duel.text import TEXT, edges, seat_name
+from app.games.duel.text import TEXT, edge_runs, seat_name, tile_name
 from app.games.text import Render, msg, name
 
 S = 24.0  # hex radius
@@ -112,19 +112,19 @@ def _marker(x: float, y: float, marker: str, status: str, tr: Render) -> list[st
     code = tr(name("abbr", code))
     fill = {"open": "#ffffff", "done": "#d9d9d9", "cancelled": "#ffffff"}[status]
     out = [
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="{fill}" stroke="#000" stroke-width="1.2"'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{fill}" stroke="#000" stroke-width="1.2"'
         + (' stroke-dasharray="2 1.5"' if status == "cancelled" else "")
         + "/>",
-        f'<text x="{x:.1f}" y="{y - 1.5:.1f}" font-size="5" text-anchor="middle">{escape(code)}</text>',
-        f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="7" font-weight="bold" '
+        f'<text x="{x:.1f}" y="{y - 1.5:.1f}" font-size="6.5" text-anchor="middle">{escape(code)}</text>',
+        f'<text x="{x:.1f}" y="{y + 7:.1f}" font-size="9" font-weight="bold" '
         f'text-anchor="middle">{escape(value)}</text>',
     ]
     if status == "done":
-        out.append(f'<path d="M{x + 4:.1f},{y - 9:.1f} l3,3 l6,-7" stroke="#000" stroke-width="1.8" fill="none"/>')
+        out.append(f'<path d="M{x + 5:.1f},{y - 11:.1f} l3,3 l6,-7" stroke="#000" stroke-width="1.8" fill="none"/>')
     elif status == "cancelled":
         out.append(
-            f'<path d="M{x - 8:.1f},{y - 8:.1f} L{x + 8:.1f},{y + 8:.1f} M{x + 8:.1f},{y - 8:.1f} '
-            f'L{x - 8:.1f},{y + 8:.1f}" stroke="#000" stroke-width="1.4"/>'
+            f'<path d="M{x - 10:.1f},{y - 10:.1f} L{x + 10:.1f},{y + 10:.1f} M{x + 10:.1f},{y - 10:.1f} '
+            f'L{x - 10:.1f},{y + 10:.1f}" stroke="#000" stroke-width="1.4"/>'
         )
     return out
 
@@ -143,19 +143,25 @@ def area_svg(
     candidates: list[dict[str, Any]],
     last: dict[str, Any] | None,
     tr: Render = TEXT.english,
+    link: bool = False,
+    ghost: dict[str, Any] | None = None,
 ) -> tuple[list[str], float, float]:
-    """Draw one area with its top-left at (ox, oy); return elements, width, height."""
+    """Draw one area with its top-left at (ox, oy); return elements, width, height.
+
+    ``link``: each numbered candidate is a link choosing it (``?at=q,r``, no script needed);
+    ``ghost``: ``{"tile", "pos", "rot"}`` draws the revealed tile placed at that candidate
+    (every rotation is drawn, only ``rot`` shown, so that a script may switch them).
+    """
     cells = [(c["q"], c["r"]) for c in area["cells"]] + [(c["q"], c["r"]) for c in candidates]
     x0, y0, x1, y1 = _bounds(cells)
     dx, dy = ox - x0, oy - y0 + 16
     out = [f'<text x="{ox:.1f}" y="{oy + 11:.1f}" font-size="11" font-weight="bold">{escape(title)}</text>']
     for c in area["cells"]:
         x, y = center(c["q"], c["r"])
+        tip = tr(msg("board.cell", tile=tile_name(c["tile"]), code=c["tile"], q=c["q"], r=c["r"], rot=c["rot"]))
+        out.append(f"<g><title>{escape(tip)}</title>")
         out.extend(tile_svg(c["tile"], c["rot"], x + dx, y + dy))
-        out.append(
-            f'<text x="{x + dx:.1f}" y="{y + dy + S * 0.78:.1f}" font-size="4.5" text-anchor="middle" '
-            f'fill="#000">{escape(c["tile"])} {c["q"]},{c["r"]}</text>'
-        )
+        out.append("</g>")
     if last and last.get("cell"):
         q, r = (int(v) for v in last["cell"].split(","))
         x, y = center(q, r)
@@ -173,21 +179,45 @@ def area_svg(
     for c in candidates:
         x, y = center(c["q"], c["r"])
         pos = escape(f"{c['q']},{c['r']}")
-        out.append(
-            f'<g class="duel-cand" data-pos="{pos}" data-n="{c["n"]}">'
+        shape = (
             f'<polygon points="{hex_points(x + dx, y + dy, S - 2)}" fill="#ffffff" fill-opacity="0.6" '
-            f'stroke="#000" stroke-width="1" stroke-dasharray="3 2"/>'
-            f'<text x="{x + dx:.1f}" y="{y + dy + 4:.1f}" font-size="11" font-weight="bold" '
-            f'text-anchor="middle">{c["n"]}</text></g>'
+            f'stroke="#000" stroke-width="1.2" stroke-dasharray="3 2"/>'
+            f'<text x="{x + dx:.1f}" y="{y + dy + 5:.1f}" font-size="14" font-weight="bold" '
+            f'text-anchor="middle">{c["n"]}</text>'
         )
+        if link:
+            shape = f'<a href="?at={pos}#duel-place">{shape}</a>'
+        out.append(
+            f'<g class="duel-cand" data-pos="{pos}" data-n="{c["n"]}" '
+            f'data-x="{x + dx:.1f}" data-y="{y + dy:.1f}">{shape}</g>'
+        )
+    if ghost:
+        out.extend(_ghost(ghost, candidates, dx, dy, tr))
     return out, x1 - x0, y1 - y0 + 16
+
+
+def _ghost(ghost: dict[str, Any], candidates: list[dict[str, Any]], dx: float, dy: float,
+           tr: Render) -> list[str]:
+    """The revealed tile drawn at a chosen candidate position (the form's preview)."""
+    at = next((c for c in candidates if c["position"] == ghost.get("pos")), None)
+    x, y = center(at["q"], at["r"]) if at else (0.0, 0.0)
+    out = [f'<g id="duel-ghost" pointer-events="none" transform="translate({x + dx:.1f} {y + dy:.1f})"'
+           + ("" if at else ' display="none"') + ">"
+           f"<title>{escape(tr(msg('board.here')))}</title>"]
+    for k in range(6):
+        shown = "inline" if k == ghost.get("rot") else "none"
+        out.append(f'<g class="duel-ghost-rot" data-rot="{k}" display="{shown}">')
+        out.extend(tile_svg(str(ghost["tile"]), k, 0, 0))
+        out.append("</g>")
+    out.append(f'<polygon points="{hex_points(0, 0, S - 1)}" fill="none" stroke="#c00000" stroke-width="3"/></g>')
+    return out
 
 
 def legend(x: float, y: float, tr: Render = TEXT.english) -> list[str]:
     out = []
     lx = x
     for t in "FGVMRW":
-        label = tr(msg("board.legend_terrain", letter=name("edge", t), terrain=name("terrain", t)))
+        label = tr(name("terrain", t))
         if t in "RW":
             stroke = "#111" if t == "R" else "#1e5bbf"
             dash = ' stroke-dasharray="1.5 2.5"' if t == "R" else ""
@@ -198,27 +228,31 @@ def legend(x: float, y: float, tr: Render = TEXT.english) -> list[str]:
         else:
             out.append(f'<rect x="{lx:.1f}" y="{y:.1f}" width="14" height="10" fill="{FILL[t]}" stroke="#333"/>')
         out.append(f'<text x="{lx + 17:.1f}" y="{y + 9:.1f}" font-size="8">{escape(label)}</text>')
-        lx += max(62.0, 17 + 5.2 * len(label) + 8)  # room for a longer (translated) label
+        lx += max(50.0, 17 + 5.2 * len(label) + 8)  # room for a longer (translated) label
     out.append(f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="7">{escape(tr(msg("board.legend")))}</text>')
     return out
 
 
 def preview_svg(tile: str, rot: int, tr: Render = TEXT.english) -> str:
-    """One tile at one rotation, labelled with the rotation number (form previews)."""
+    """One tile at one rotation (the form's previews; the page writes the caption beside it)."""
     body = tile_svg(tile, rot, 30, 28)
-    label = tr(msg("board.preview", tile=tile, rot=rot))
-    faces = tr(msg("choice.rotation", k=rot, edges=edges(FACES[tile][rot].facing)))
+    label = tr(msg("choice.rotation_named", k=rot, edges=edge_runs(FACES[tile][rot].facing)))
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 66" role="img" '
-        f'aria-label="{escape(label)}">{DEFS}{"".join(body)}'
-        f'<text x="30" y="63" font-size="9" text-anchor="middle">'
-        f"{escape(faces)}</text></svg>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="2 2 56 52" role="img" '
+        f'aria-label="{escape(label)}"><title>{escape(label)}</title>{DEFS}{"".join(body)}</svg>'
     )
 
 
 def board_svg(view: dict[str, Any], seat: str | None, tr: Render = TEXT.english) -> str:
     """Both areas (the viewer's first), with legend; or one tile when ``view`` is
-    ``{"preview": {"tile": id, "rot": k}}`` (used by the form's rotation previews)."""
+    ``{"preview": {"tile": id, "rot": k}}`` (used by the form's rotation previews).
+
+    Optional keys of ``view``: ``"legend": False`` leaves the legend out (the page writes it
+    in HTML); ``"links": True`` makes the numbered positions links; ``"ghost"``: the
+    revealed tile drawn at a chosen position (see ``area_svg``).  A drawing of one area
+    (``"seats": [s]``) is kept from growing past twice its natural size; ``--zoom-w`` (CSS) is
+    its full size, 1.5 times its natural one, where a page lets a player zoom in.
+    """
     if "preview" in view:
         return preview_svg(str(view["preview"]["tile"]), int(view["preview"]["rot"]), tr)
     seats = list(view["seats"])
@@ -233,14 +267,19 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render = TEXT.english)
         kind = "board.title_you" if s == seat else ("board.title_opponent" if seat in view["seats"] else "board.title")
         title = tr(msg(kind, seat=seat_name(s), points=sc, active=len(area["active"])))
         cands = view.get("candidates", []) if s == seat else []
-        elems, w, h = area_svg(area, title, x, 4, cands, view.get("last", {}).get(s), tr)
+        elems, w, h = area_svg(area, title, x, 4, cands, view.get("last", {}).get(s), tr,
+                               link=bool(view.get("links")), ghost=view.get("ghost") if s == seat else None)
         parts.extend(elems)
-        x += max(w, 200, 8.5 * len(title)) + 14  # room for the title, translated ones too
+        x += max(w, 200, 6.5 * len(title)) + 14  # room for the title, translated ones too
         height = max(height, h)
-    parts.extend(legend(6, height + 10, tr))
-    width, total_h = max(x, 380), height + 38
+    with_legend = view.get("legend", True)
+    if with_legend:
+        parts.extend(legend(6, height + 10, tr))
+    width, total_h = (max(x, 380), height + 38) if with_legend else (x, height + 6)
     label = escape(tr(msg("board.areas")))
+    # one area: at most twice its natural size when fitted to the width; 1.5 times it when zoomed in
+    style = f' style="max-width: {width * 2:.0f}px; --zoom-w: {width * 1.5:.0f}px"' if len(seats) == 1 else ""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {total_h:.0f}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {total_h:.0f}"{style} '
         f'font-family="sans-serif" role="img" aria-label="{label}">{DEFS}{"".join(parts)}</svg>'
     )

@@ -19,7 +19,7 @@ from app.games.duel.geometry import (
     largest_network,
     occupied_neighbours,
 )
-from app.games.duel.text import TEXT
+from app.games.duel.text import TEXT, tile_name
 from app.games.text import listing, msg, name
 
 
@@ -92,7 +92,7 @@ def check_placement(grid: Grid, tile_id: str, marker: str | None, cell: Cell, ro
             raise PlacementError("E_FIRST_NOT_ORIGIN", "refuse.first_not_origin")
     else:
         if cell in grid:
-            raise PlacementError("E_OCCUPIED", "refuse.occupied", q=q, r=r, tile=grid[cell][0])
+            raise PlacementError("E_OCCUPIED", "refuse.occupied", q=q, r=r, tile=tile_name(grid[cell][0]))
     facing = FACES[tile_id][rot].facing
     touching = False
     for d in range(6):
@@ -109,7 +109,7 @@ def check_placement(grid: Grid, tile_id: str, marker: str | None, cell: Cell, ro
                 raise PlacementError(
                     code, msg_id,
                     mine_dir=name("dir", DIR_NAMES[d]), mine=name("terrain", mine),
-                    their_dir=name("dir", DIR_NAMES[(d + 3) % 6]), tile=other[0], q=n[0], r=n[1],
+                    their_dir=name("dir", DIR_NAMES[(d + 3) % 6]), tile=tile_name(other[0]), q=n[0], r=n[1],
                     theirs=name("terrain", theirs),
                 )
     if grid and not touching:

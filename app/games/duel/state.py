@@ -36,7 +36,7 @@ from app.games.duel.placement import (
     grid_of,
     score,
 )
-from app.games.duel.text import TEXT, marker, seat_name
+from app.games.duel.text import TEXT, marker, seat_name, tile_name
 from app.games.text import listing, msg
 
 SEATS = ["RED", "BLUE"]
@@ -115,7 +115,7 @@ def _apply_pass(state: dict[str, Any], seat: str, events: list[Event]) -> None:
     area = state["areas"][seat]
     cur = state["current"]
     area["passed"].append(cur["tile"])
-    args: dict[str, Any] = {"turn": state["turn"], "seat": seat_name(seat), "tile": cur["tile"]}
+    args: dict[str, Any] = {"turn": state["turn"], "seat": seat_name(seat), "tile": tile_name(cur["tile"])}
     if cur["marker"]:
         area["boxed_markers"].append(cur["marker"])
         text = msg("event.pass_marker", **args, marker=marker(cur["marker"]))
@@ -137,9 +137,10 @@ def start_turn(state: dict[str, Any], events: list[Event]) -> None:
             finish(state, events)
             return
         if cur["marker"]:
-            text = msg("event.reveal_marker", turn=state["turn"], tile=cur["tile"], marker=marker(cur["marker"]))
+            text = msg("event.reveal_marker", turn=state["turn"], tile=tile_name(cur["tile"]),
+                       marker=marker(cur["marker"]))
         else:
-            text = msg("event.reveal", turn=state["turn"], tile=cur["tile"])
+            text = msg("event.reveal", turn=state["turn"], tile=tile_name(cur["tile"]))
         events.append({"text": text, "to": None})
         state["passing"] = [
             s for s in state["seats"] if any_legal(grid_of(state["areas"][s]), cur["tile"], cur["marker"]) is None
@@ -177,7 +178,7 @@ def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
         raise TEXT.refuse("refuse.not_a_seat", seat=repr(seat))
     cur = state["current"]
     if seat in state["passing"]:
-        raise TEXT.refuse("refuse.passing", tile=cur["tile"])
+        raise TEXT.refuse("refuse.passing", tile=tile_name(cur["tile"]))
     read = read_order(order)
     turn = read.get("turn")
     if turn is not None and turn != state["turn"]:
@@ -189,10 +190,11 @@ def check_order(state: dict[str, Any], seat: str, order: Any) -> dict[str, Any]:
             raise PlacementError("E_PASS_NOT_ALLOWED", "refuse.pass_not_allowed")
         (q, r), k = found
         raise PlacementError(
-            "E_PASS_NOT_ALLOWED", "refuse.pass_not_allowed_example", tile=cur["tile"], q=q, r=r, rot=k
+            "E_PASS_NOT_ALLOWED", "refuse.pass_not_allowed_example", tile=tile_name(cur["tile"]), q=q, r=r, rot=k
         )
     if read["tile"] != cur["tile"]:
-        raise PlacementError("E_WRONG_TILE", "refuse.wrong_tile", given=read["tile"][:12], tile=cur["tile"])
+        raise PlacementError("E_WRONG_TILE", "refuse.wrong_tile", given=read["tile"][:12],
+                             tile=tile_name(cur["tile"]), code=cur["tile"])
     rot = read["rotation"]
     if rot is None or not 0 <= rot <= 5:
         raise PlacementError("E_BAD_ROTATION", "refuse.bad_rotation")
@@ -214,7 +216,7 @@ def place(state: dict[str, Any], seat: str, q: int, r: int, rot: int, auto: bool
     state["last"][seat] = {"tile": cur["tile"], "cell": key, "rot": rot, "auto": auto, "turn": state["turn"]}
     text = msg(
         "event.place_auto" if auto else "event.place",
-        turn=state["turn"], seat=seat_name(seat), tile=cur["tile"], q=q, r=r, rot=rot,
+        turn=state["turn"], seat=seat_name(seat), tile=tile_name(cur["tile"]), q=q, r=r, rot=rot,
     )
     events.append({"text": text, "to": None})
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.duel.geometry import TILES
+from app.games.duel.geometry import DIR_NAMES, TILES
 from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
 TEXT = Catalogue("duel", [
@@ -25,13 +25,6 @@ TEXT = Catalogue("duel", [
     T("terrain.M", "meadow"),
     T("terrain.R", "rail"),
     T("terrain.W", "river"),
-    # one letter per edge terrain, as the edge strings and rotation choices show them
-    T("edge.F", "F"),
-    T("edge.G", "G"),
-    T("edge.V", "V"),
-    T("edge.M", "M"),
-    T("edge.R", "R"),
-    T("edge.W", "W"),
     # what a single task measures, as in "the {what} of your new Forest task"
     T("network.F", "forest territory"),
     T("network.G", "grain territory"),
@@ -71,13 +64,20 @@ TEXT = Catalogue("duel", [
     T("dir.SW", "SW"),
     T("dir.NW", "NW"),
     # --- pieces of text ---------------------------------------------------------
-    T("edges", "{e0}{e1}{e2}{e3}{e4}{e5}"),
     T("or", "{a} or {b}"),
     T("semicolon", "{a}; {b}"),
     T("seat_number", "{seat} {n}"),
-    T("tile.plain", "{tile} (edges {edges})"),
-    T("tile.flag", "{tile} (edges {edges}, {flag})"),
-    T("tile.task", "{tile} ({task}, edges {edges})"),
+    T("tile.plain", "{tile} ({edges})"),
+    T("tile.flag", "{tile} ({edges}; {flag})"),
+    T("tile.task", "{tile} ({edges})"),
+    # a tile's name (its notation id, L17 or T05, stays for the notation and tooltips)
+    T("tilename.landscape", "landscape tile {n}"),
+    T("tilename.task", "{task} tile {n}"),
+    # the edges of a tile, terrain by terrain clockwise from north: "forest N–SE, grain S–SW, meadow NW"
+    T("run.all", "{terrain} all round"),
+    T("run.one", "{terrain} {a}"),
+    T("run.span", "{terrain} {a}–{b}"),
+    T("comma", "{a}, {b}"),
     T("tile.with_marker", "{tile} with marker {marker}"),
     T("now.half", "{terrain} {n}"),
     T("now.half_dead", "{terrain} {n} (dead)"),
@@ -111,7 +111,7 @@ TEXT = Catalogue("duel", [
     T("refuse.pass_not_allowed", "PASS is allowed only when no legal placement exists."),
     T("refuse.pass_not_allowed_example",
       "PASS is allowed only when no legal placement exists; for example {tile} at ({q},{r}) rotation {rot} is legal."),
-    T("refuse.wrong_tile", "{given} is not this turn's tile; place {tile}."),
+    T("refuse.wrong_tile", "{given} is not this turn's tile; place {tile} ({code})."),
     T("refuse.bad_rotation", "Rotation must be 0–5."),
     T("refuse.bad_coord", "q and r must be integers from −99 to 99."),
     T("refuse.first_not_origin", "Your first tile must be placed at (0,0)."),
@@ -140,16 +140,16 @@ TEXT = Catalogue("duel", [
     T("prompt.place.title", "Turn {turn}: place {tile}"),
     T("prompt.place.title_marker", "Turn {turn}: place {tile} with marker {marker}"),
     T("prompt.place.text",
-      "Place {tile} in your area. Pick one of the numbered positions and a rotation (clockwise steps of "
-      "60 degrees; the letters list the N, NE, SE, S, SW, NW edges: F forest, G grain, V village, "
-      "M meadow, R rail, W river). Rails must meet rails and rivers must meet rivers. "
-      "Your order stays sealed until both are in."),
+      "Place {tile} in your area: pick one of the numbered positions, then a rotation (each step turns "
+      "the tile 60 degrees clockwise). Rails must meet rails and rivers must meet rivers; only the "
+      "rotations that fit are offered. Your order stays sealed until both are in."),
     T("form.place", "Place the tile"),
     T("field.position", "Position"),
     T("field.rotation", "Rotation"),
     T("choice.position_any", "{n}: ({q},{r}) rotation any"),
     T("choice.position", "{n}: ({q},{r}) rotation {rots}"),
-    T("choice.rotation", "{k}: {edges}"),
+    T("choice.place", "position {n} ({q},{r})"),
+    T("choice.rotation_named", "rotation {k}: {edges}"),
     # --- the board (SVG) ----------------------------------------------------------
     TN("board.title_you", "{seat} (you): {points} point, {active} active",
        "{seat} (you): {points} points, {active} active", count="points"),
@@ -157,12 +157,13 @@ TEXT = Catalogue("duel", [
        "{seat} (opponent): {points} points, {active} active", count="points"),
     TN("board.title", "{seat}: {points} point, {active} active",
        "{seat}: {points} points, {active} active", count="points"),
-    T("board.legend_terrain", "{letter} {terrain}"),
     T("board.legend",
       "Flags A green (forest), B yellow (grain), C red (village). "
       "Markers: white open, grey with tick done, crossed cancelled."),
     T("board.areas", "Player areas"),
-    T("board.preview", "{tile} rotation {rot}"),
+    T("board.rotation", "rotation {rot}"),
+    T("board.cell", "{tile} ({code}) at ({q},{r}), rotation {rot}"),
+    T("board.here", "your tile here"),
     # --- pages (templates/games/duel) -----------------------------------------------
     T("page.turn", "Turn {turn}"),
     T("page.game_over", "(game over)"),
@@ -198,16 +199,67 @@ TEXT = Catalogue("duel", [
     T("page.last_turn", "Last turn:"),
     T("page.last_passed", "passed"),
     T("page.last_placed", "{tile} at ({cell}) rotation {rot}"),
-    T("page.automatic", "(automatic)"),
-    T("page.unrevealed", "Unrevealed (order hidden): landscape {land}; task {task}; markers {markers}."),
-    T("page.hidden_revealed", "Revealed after scoring: boxed tiles {box}; landscape stack {land}; task stack {task}."),
-    T("page.rotations_of", "Rotations of {tile} (clockwise, 60 degrees each):"),
-    T("page.numbered", "(numbered on the map)"),
+    T("page.last_auto", "{text} (automatic)"),
+    T("page.unrevealed_named",
+      "Not yet revealed (order hidden): landscape tiles {land}; task tiles {task}; markers {markers}."),
+    T("page.hidden_revealed_named",
+      "Revealed after scoring: boxed tiles {box}; landscape stack, in order: tiles {land}; "
+      "task stack, in order: tiles {task}."),
     T("page.by_email", "By email:"),
     T("page.your_choices", "Your choices for {tile}:"),
     T("page.your_choices_marker", "Your choices for {tile} with {marker}:"),
-    T("page.rotations_edges", "Rotations of {tile} (edges N NE SE S SW NW): {faces}."),
+    T("page.rotations_named", "Rotations of {tile}, edges clockwise from north: {faces}."),
     T("page.no_placement", "You have no legal placement for {tile} and pass this turn automatically."),
+    T("page.pick_position", "Position (tap a number on your area)"),
+    T("page.show_position", "Show this position"),
+    T("page.pick_rotation", "Rotation (clockwise, 60 degrees each): tap a picture"),
+    T("page.chosen_label", "Your tile, drawn in red on your area, goes at"),
+    T("page.legend_terrains", "Terrains:"),
+    T("page.zoom_in", "Full size"),
+    T("page.zoom_out", "Fit to the screen"),
+    T("page.legend_marks",
+      "Flags: A green (forest), B yellow (grain), C red (village). Task markers: white disc open, "
+      "grey with a tick done, crossed cancelled."),
+    T("page.legend_candidates", "Dashed numbered hexes: where your tile may go."),
+    T("page.legend_abbr", "Markers:"),
+    T("page.legend_abbr_one", "{abbr} {task}"),
+    # --- the one-page rules summary (templates/games/duel/rules.html) ---------------------
+    T("rules.title", "How to play Dorfromantik: The Duel"),
+    T("rules.goal",
+      "Two players build their own landscape from the same tiles. Complete the inhabitants' tasks, close "
+      "territories that hold flags and build the longest rail and river: the higher score wins."),
+    T("rules.turn_h", "A turn"),
+    T("rules.turn",
+      "Each turn one tile is revealed, the same for both players. While either area holds fewer than 3 "
+      "task markers (always the case in the first 3 turns), it is a task tile with its task marker; otherwise a "
+      "landscape tile. Both players place it in their own area at the same time; orders stay sealed "
+      "until both are in."),
+    T("rules.place_h", "Placing a tile"),
+    T("rules.place_first", "Your first tile goes in the middle; every later tile must touch one of your tiles."),
+    T("rules.place_lines",
+      "Rails must meet rails and rivers must meet rivers. Forest, grain, village and meadow edges may "
+      "touch any land edge."),
+    T("rules.place_task",
+      "A task tile may not be placed where its task would start above its number, or closed below it."),
+    T("rules.place_page",
+      "On your page, tap a numbered position on your area, then one of the drawn rotations: only the "
+      "placements that fit are offered."),
+    T("rules.tasks_h", "Tasks"),
+    T("rules.tasks",
+      "A task marker shows a number from 3 to 6: the territory, rail or river it lies in must hold exactly "
+      "that many tiles. It is completed the moment it does, and cancelled if it grows past the number or "
+      "is closed with fewer. A Connection task counts the tiles around it; a Double task is completed "
+      "when either of its two territories holds exactly 6."),
+    T("rules.end_h", "End and scoring"),
+    T("rules.end",
+      "The game ends when a landscape tile is needed and none is left. Score the values of your "
+      "completed tasks; each flag in a closed territory scores the size of that territory (A green: "
+      "forest, B yellow: grain, C red: village); add the tiles of your longest rail (D) and of your "
+      "longest river (E). A tie goes to the higher task subtotal."),
+    T("rules.deadline",
+      "If you miss the deadline, your tile is placed for you at the first position and rotation that "
+      "cancels none of your tasks; three such placements in a row forfeit the game. With no legal "
+      "placement you pass and the tile leaves your game."),
     # -- orders reserved for the server ------------------------------------------------------------
     T("unreadable.reserved", "{order} is not something you can write: the server marks its own "
                              "placement for a missed deadline with it."),
@@ -229,11 +281,6 @@ def markers(ms: list[str]) -> dict[str, Any]:
     return listing(marker(m) for m in ms)
 
 
-def edges(facing: str) -> Msg:
-    """An edge string such as ``FFFGGM`` (N NE SE S SW NW), one letter per terrain."""
-    return msg("edges", **{f"e{i}": name("edge", t) for i, t in enumerate(facing)})
-
-
 def alternatives(values: list[int]) -> Any:
     """``0 or 2 or 4``."""
     out: Any = values[0]
@@ -250,14 +297,48 @@ def semicolons(items: list[Any]) -> Any:
     return out
 
 
+def tile_name(tile: str) -> Msg | str:
+    """A tile's name: ``L17`` -> "landscape tile 17", ``T05`` -> "Grain task tile 5"."""
+    task = TILES[tile].task if tile in TILES else None
+    if task:
+        return msg("tilename.task", task=name("task", task), n=int(tile[1:]))
+    if tile[:1] == "L" and tile[1:].isdigit():
+        return msg("tilename.landscape", n=int(tile[1:]))
+    return tile
+
+
+def edge_runs(facing: str) -> Any:
+    """An edge string such as ``FFFGGM`` in words: "forest N–SE, grain S–SW, meadow NW"."""
+    if len(set(facing)) == 1:
+        return msg("run.all", terrain=name("terrain", facing[0]))
+    start = next(i for i in range(6) if facing[i] != facing[i - 1])
+    runs: list[list[int]] = []
+    for j in range(6):
+        d = (start + j) % 6
+        if runs and facing[runs[-1][-1]] == facing[d]:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    parts = [
+        msg("run.one", terrain=name("terrain", facing[r[0]]), a=name("dir", DIR_NAMES[r[0]])) if len(r) == 1
+        else msg("run.span", terrain=name("terrain", facing[r[0]]), a=name("dir", DIR_NAMES[r[0]]),
+                 b=name("dir", DIR_NAMES[r[-1]]))
+        for r in sorted(runs)
+    ]
+    out: Any = parts[0]
+    for part in parts[1:]:
+        out = msg("comma", a=out, b=part)
+    return out
+
+
 def tile_text(tile: str, marker_id: str | None) -> Msg:
-    """A one-line description such as ``T05 (Grain task, edges GGGGGG) with marker Grain 4``."""
+    """A one-line description such as "Grain task tile 5 (grain all round) with marker Grain 4"."""
     t = TILES[tile]
-    e = edges(t.edges)
+    e = edge_runs(t.edges)
     if t.task:
-        out = msg("tile.task", tile=tile, task=name("task", t.task), edges=e)
+        out = msg("tile.task", tile=tile_name(tile), edges=e)
     elif t.flag is not None:
-        out = msg("tile.flag", tile=tile, edges=e, flag=name("flag", t.segments[t.flag][0]))
+        out = msg("tile.flag", tile=tile_name(tile), edges=e, flag=name("flag", t.segments[t.flag][0]))
     else:
-        out = msg("tile.plain", tile=tile, edges=e)
+        out = msg("tile.plain", tile=tile_name(tile), edges=e)
     return msg("tile.with_marker", tile=out, marker=marker(marker_id)) if marker_id else out

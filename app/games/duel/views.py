@@ -14,7 +14,16 @@ from app.games.duel import data
 from app.games.duel.geometry import FACES, TILES, cell_key, key_cell
 from app.games.duel.notation import format_order
 from app.games.duel.placement import grid_of, legal_placements, measure, score
-from app.games.duel.text import alternatives, edges, marker, markers, seat_name, semicolons, tile_text
+from app.games.duel.text import (
+    alternatives,
+    edge_runs,
+    marker,
+    markers,
+    seat_name,
+    semicolons,
+    tile_name,
+    tile_text,
+)
 from app.games.text import Msg, listing, msg, name
 
 
@@ -42,7 +51,12 @@ def _position_label(n: int, cell: tuple[int, int], rots: list[int]) -> Msg:
 
 
 def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
-    """The "place" prompt for ``seat``: numbered positions and rotations 0-5."""
+    """The "place" prompt for ``seat``: the numbered positions, then the rotations legal at each.
+
+    The rotation field depends on the position (``depends_on``): each rotation lists in
+    ``when`` the positions where it is legal, so a form offers only legal placements.
+    Everything here is public (the seat's own area and the revealed tile).
+    """
     cur = state["current"]
     cands = candidates(state, seat)
     first = cands[0]
@@ -56,12 +70,14 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
     )
     faces = FACES[cur["tile"]]
     hours = int(state["options"].get("deadline_hours", data.DEADLINE_HOURS))
+    tile = tile_name(cur["tile"])
+    when = {k: [c["position"] for c in cands if k in c["rotations"]] for k in range(6)}
     return {
         "kind": "place",
         "title": (
-            msg("prompt.place.title_marker", turn=state["turn"], tile=cur["tile"], marker=marker(cur["marker"]))
+            msg("prompt.place.title_marker", turn=state["turn"], tile=tile, marker=marker(cur["marker"]))
             if cur["marker"]
-            else msg("prompt.place.title", turn=state["turn"], tile=cur["tile"])
+            else msg("prompt.place.title", turn=state["turn"], tile=tile)
         ),
         "text": msg("prompt.place.text", tile=tile_text(cur["tile"], cur["marker"])),
         "example": example,
@@ -76,10 +92,7 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                         "label": msg("field.position"),
                         "type": "choice",
                         "choices": [
-                            {
-                                "value": c["position"],
-                                "label": c["label"],
-                            }
+                            {"value": c["position"], "label": msg("choice.place", n=c["n"], q=c["q"], r=c["r"])}
                             for c in cands
                         ],
                     },
@@ -87,9 +100,11 @@ def prompt(state: dict[str, Any], seat: str) -> dict[str, Any]:
                         "name": "rotation",
                         "label": msg("field.rotation"),
                         "type": "choice",
+                        "depends_on": "position",
                         "choices": [
-                            {"value": k, "label": msg("choice.rotation", k=k, edges=edges(faces[k].facing))}
-                            for k in range(6)
+                            {"value": k, "when": when[k],
+                             "label": msg("choice.rotation_named", k=k, edges=edge_runs(faces[k].facing))}
+                            for k in range(6) if when[k]
                         ],
                     },
                 ],
@@ -134,8 +149,21 @@ def _area_view(area: dict[str, Any]) -> dict[str, Any]:
         ) if active else msg("page.none"),
         "completed_text": markers(area["completed"]),
         "cancelled_text": markers(area["cancelled"]),
-        "passed_text": listing(area["passed"]),
+        "passed_text": listing(tile_name(t) for t in area["passed"]),
     }
+
+
+def _numbers(tiles: list[str]) -> Any:
+    """Tile ids as their numbers, in order (``["L03", "L17"]`` -> "3, 17"); "none" when empty."""
+    return listing(int(t[1:]) for t in sorted(tiles)) if tiles else msg("page.none")
+
+
+def _last_text(last: dict[str, Any]) -> Msg:
+    """A seat's last placement in words."""
+    if last.get("pass"):
+        return msg("page.last_passed")
+    text = msg("page.last_placed", tile=tile_name(last["tile"]), cell=last["cell"], rot=last["rot"])
+    return msg("page.last_auto", text=text) if last.get("auto") else text
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
@@ -168,6 +196,10 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "passing_text": listing(seat_name(s) for s in state.get("passing", [])),
         "forfeited_text": listing(seat_name(s) for s in state.get("forfeited", [])),
         "unrevealed_text": markers(markers_left),
+        # tile numbers by kind, in words: "landscape tiles 1, 4, 9"
+        "unrevealed_land_text": _numbers(state["land_stack"] + state["box"]),
+        "unrevealed_task_text": _numbers(state["task_stack"]),
+        "last_text": {s: _last_text(v) for s, v in state.get("last", {}).items() if v},
         "stacks_text": msg(
             "page.stacks",
             land=msg("count.landscape", n=len(state["land_stack"])),
@@ -182,10 +214,11 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
             "marker": cur["marker"],
             "task": t.task,
             "text": tile_text(cur["tile"], cur["marker"]),
+            "name": tile_name(cur["tile"]),
             "marker_name": marker(cur["marker"]) if cur["marker"] else None,
             "facings": [FACES[cur["tile"]][k].facing for k in range(6)],
-            "faces_text": listing(
-                msg("choice.rotation", k=k, edges=edges(FACES[cur["tile"]][k].facing)) for k in range(6)
+            "faces_text": semicolons(
+                [msg("choice.rotation_named", k=k, edges=edge_runs(FACES[cur["tile"]][k].facing)) for k in range(6)]
             ),
         }
     if seat is not None and seat in state["seats"]:
@@ -195,6 +228,9 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         # Revealed after scoring together with the seed (§8).
         out["hidden_revealed"] = {
             "box": list(state["box"]),
+            "box_text": listing(tile_name(t) for t in state["box"]),
+            "land_text": listing(int(t[1:]) for t in state["land_stack"]) if state["land_stack"] else msg("page.empty"),
+            "task_text": listing(int(t[1:]) for t in state["task_stack"]) if state["task_stack"] else msg("page.empty"),
             "land_stack": list(state["land_stack"]),
             "task_stack": list(state["task_stack"]),
             "piles": {k: list(v) for k, v in state["piles"].items()},

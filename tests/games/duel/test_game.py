@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def test_no_legal_placement_passes_and_boxes_the_marker():
     after, events = RULES.resolve(state, {"BLUE": order("T01", 1, 0, 0)}, None)
     assert after["areas"]["RED"]["passed"] == ["T01"] and after["areas"]["RED"]["boxed_markers"] == ["FOR-3"]
     assert "1,0" in after["areas"]["BLUE"]["cells"]
-    assert any("Red has no legal placement for T01" in RULES.text.english(e["text"]) for e in events)
+    assert any("Red has no legal placement for Forest task tile 1" in RULES.text.english(e["text"]) for e in events)
     assert any(e["text"]["msg"] == "event.pass_marker" and e["text"]["args"]["seat"] == {"msg": "seat.RED"}
                for e in events)
 
@@ -81,7 +82,8 @@ def test_validation_messages_and_codes():
         with pytest.raises(PlacementError) as exc:
             RULES.validate(state, "RED", bad)
         assert exc.value.code == code
-    with pytest.raises(PlacementError, match=r"Your N edge is forest but the S edge of L25 at \(0,0\) is rail"):
+    with pytest.raises(PlacementError,
+                       match=r"Your N edge is forest but the S edge of landscape tile 25 at \(0,0\) is rail"):
         RULES.validate(state, "RED", order("L07", 0, 1, 0))
     RULES.validate(state, "RED", order("L07", 1, 0, 0, turn=9))
     RULES.validate(state, "RED", {"type": "PLACE", "tile": "l07", "q": 1, "r": 0, "rotation": "2"})
@@ -107,10 +109,13 @@ def test_prompt_lists_numbered_positions_and_six_rotations():
     assert prompt["kind"] == "place" and prompt["seconds"] == 48 * 3600
     pos, rot = prompt["forms"][0]["fields"]
     assert [c["value"] for c in rot["choices"]] == [0, 1, 2, 3, 4, 5]
-    assert RULES.text.english(pos["choices"][0]["label"]).startswith("1: (")
-    # (0,1) holds rails N: only rotations 0 and 4 (scenario 4).
-    label = next(c["label"] for c in pos["choices"] if c["value"] == "0,1")
-    assert RULES.text.english(label).endswith("rotation 0 or 4")
+    assert RULES.text.english(pos["choices"][0]["label"]).startswith("position 1 (")
+    # The rotation depends on the position: (0,1) holds rails N, only rotations 0 and 4 fit (scenario 4).
+    assert rot["depends_on"] == "position"
+    assert [c["value"] for c in rot["choices"] if "0,1" in c["when"]] == [0, 4]
+    for c in rot["choices"]:
+        for p in c["when"]:
+            RULES.validate(state, "RED", {**prompt["forms"][0]["base"], "position": p, "rotation": c["value"]})
     form_order = {**prompt["forms"][0]["base"], "position": "0,1", "rotation": 4}
     RULES.validate(state, "RED", form_order)
     assert RULES.parse(prompt["example"])["tile"] == "L28"
@@ -211,8 +216,12 @@ def test_templates_render_board_private_and_form():
     )
     assert 'name="position"' in form and 'name="rotation"' in form and 'name="csrf_token"' in form
     assert 'name="form_index" value="0"' in form
-    assert f'value="{first}" selected' in form and 'value="2" selected' in form
-    assert form.count("<svg") == 7  # the area plus six rotation previews
+    assert f'value="{first}" selected' in form and f'name="position" value="{first}"' in form
+    rotations = prompt["forms"][0]["fields"][1]["choices"]
+    fits = [c["value"] for c in rotations if first in c["when"]]
+    kept = 2 if 2 in fits else fits[0]
+    assert re.findall(r'name="rotation" value="(\d)"[^>]*\schecked', form) == [str(kept)]
+    assert form.count("<svg") == 1 + len(rotations)  # the area plus a preview of each rotation offered
 
 
 def test_random_and_greedy_games_keep_areas_connected_and_lines_matched():

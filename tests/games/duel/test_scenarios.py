@@ -251,14 +251,14 @@ def test_s21_automatic_placement_on_missed_deadline():
     assert (o["position"], o["rotation"]) == ("-1,0", 0)
     after, events = RULES.resolve(state, {"RED": o, "BLUE": order("L07", 1, 0, 0)}, None)
     assert after["areas"]["RED"]["cells"]["-1,0"]["tile"] == "L07"
-    assert any("Red placed L07 at (-1,0) rotation 0 (automatic placement)" in RULES.text.english(e["text"])
+    assert any("Red placed landscape tile 7 at (-1,0) rotation 0 (automatic placement)" in RULES.text.english(e["text"])
                for e in events)
 
 
 def test_s22_pass_is_refused_while_a_placement_exists():
     state = game_with(build(*S1), None, "L07")
     assert validate_code(state, "RED", {"type": "PASS"}) == "E_PASS_NOT_ALLOWED"
-    with pytest.raises(PlacementError, match="for example L07 at"):
+    with pytest.raises(PlacementError, match="for example landscape tile 7 at"):
         RULES.validate(state, "RED", RULES.parse("PASS"))
 
 
