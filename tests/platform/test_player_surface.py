@@ -138,3 +138,25 @@ def test_a_refusal_speaks_without_engine_codes(app, client, runner):
     error = _text(resp.get_data(as_text=True).split('role="alert">')[1].split("</div>")[0])
     assert "FLY TO THE MOON" in error, error
     assert not re.search(r"\bE\d{2,3}\b", error), error
+
+
+@pytest.mark.parametrize(("slug", "players"), [("conquest", 3), ("dual_powers", 2), ("duel", 2), ("empire", 4)])
+def test_a_full_size_board_shows_no_other_seats_secrets(app, client, runner, slug, players):
+    from app.games import get_rules
+    from tests.platform.helpers import game_row
+
+    extra = ("--option", "players=3") if slug == "conquest" else ()
+    made = create_game(runner, slug, [f"p{i}@example.org" for i in range(players)], *extra)
+    rules, state = get_rules(slug), game_row(app, made["game"]).state
+    seats = made["seats"]
+    mine = client.get(path_of(seats[0]["link"]) + "/board").get_data(as_text=True)
+    public = client.get(f"/g/{made['game']}/board").get_data(as_text=True)
+    assert "<svg" in mine and "<svg" in public
+    if slug != "duel":  # the Duel's seats hold no secret at its start
+        assert any(rules.secrets(state, s["seat"]) for s in seats), "the game holds secrets to keep"
+    for other in seats[1:]:
+        for secret in rules.secrets(state, other["seat"]):
+            assert secret not in mine, f"{other['seat']}'s secret {secret!r} on another seat's board"
+    for seat in seats:
+        for secret in rules.secrets(state, seat["seat"]):
+            assert secret not in public, f"{seat['seat']}'s secret {secret!r} on the spectator's board"
