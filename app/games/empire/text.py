@@ -2,7 +2,8 @@
 
 Ids are dotted by area: ``event.*`` (the log), ``effect.*`` (what a setback card did),
 ``combat.*``, ``maint.*``, ``admin.*``, ``route.*`` (parts of events), ``refuse.*`` and
-``unreadable.*`` (refusals; the spec's error codes E001-E904 stay at their start),
+``unreadable.*`` (refusals: the player reads them without the spec's error codes E001-E904;
+``CODES`` puts each code back at the start of the English text of logs and ``str()``),
 ``prompt.*`` (titles, texts, forms, fields and choices), ``phase.*``, ``label.*``,
 ``board.*`` (the SVG) and the glossary: ``colour.*``, ``resource.*``, ``province.*``,
 ``card.*``, ``objective.*``, ``building.*``, ``mode.*``.
@@ -17,7 +18,43 @@ from typing import Any
 
 from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
-TEXT = Catalogue("empire", [
+#: The spec's error code of each refusal that is not named after its code (``refuse.E413``).
+CODES = {
+    "refuse.rejected": "E007", "unreadable.rejected": "E007", "refuse.no_window": "E001",
+    "refuse.wrong_window": "E001", "unreadable.wrong_window": "E001", "refuse.E701_one": "E701",
+    "refuse.E806_troops": "E806", "unreadable.too_long": "E002", "unreadable.empty": "E002",
+    "unreadable.unknown_window": "E002", "unreadable.mixed": "E002", "unreadable.other_window": "E002",
+    "unreadable.line_window": "E002", "unreadable.not_an_order": "E002", "unreadable.bad_set": "E002",
+    "unreadable.bad_line": "E002", "unreadable.tick": "E701", "unreadable.bad_value": "E002",
+    "unreadable.negative": "E006", "unreadable.offer_incomplete": "E002",
+}
+
+
+def code_of(msg_id: str) -> str | None:
+    """The spec's error code of a refusal message (``refuse.E413`` -> ``E413``), else None."""
+    if msg_id in CODES:
+        return CODES[msg_id]
+    tail = msg_id.rpartition(".")[2]
+    if msg_id.startswith(("refuse.E", "unreadable.E")) and tail[1:4].isdigit():
+        return tail[:4]
+    return None
+
+
+class EmpireCatalogue(Catalogue):
+    """Players read refusals in their terms; the English of logs and ``str()`` keeps the codes."""
+
+    def english(self, text: Any) -> str:
+        def coded(ctx: str, english: str) -> str:
+            code = code_of(ctx)
+            return f"{code} {english}" if code else english
+
+        def coded_n(ctx: str, singular: str, plural: str, n: int) -> str:
+            return coded(ctx, singular if n == 1 else plural)
+
+        return self.render(text, coded, coded_n)
+
+
+TEXT = EmpireCatalogue("empire", [
     T("title", "Empire: the Emperor's tribute"),
     T("seat.P1", "Player 1"),
     T("seat.P2", "Player 2"),
@@ -139,6 +176,9 @@ TEXT = Catalogue("empire", [
     T("label.position", "{troop} {mode} in {n}"),
     T("label.nothing", "nothing"),
     T("label.pair", "{a} + {b}"),
+    T("label.troop.S", "troop {id}"),
+    T("label.troop.H", "heavy troop {id}"),
+    T("label.troop.NEW", "the new heavy troop"),
     T("join.space", "{a} {b}"),
     T("join.comma", "{a}, {b}"),
     T("join.semicolon", "{a}; {b}"),
@@ -223,78 +263,100 @@ TEXT = Catalogue("empire", [
     T("route.gold", "{n} into Gold"),
     TN("route.troops", "{n} into a new troop ({troops})", "{n} into new troops ({troops})"),
     # ------------------------------------------------------------ refusals
-    T("refuse.rejected", "E007 Submission rejected; your previous orders (if any) stay in force. {errors}"),
-    T("refuse.line", "'{line}': {why}"),
-    T("refuse.no_window", "E001 No order window is open for you."),
-    T("refuse.wrong_window", "E001 The open window takes {want} orders, not {got}."),
-    T("refuse.E301", "E301 At most 3 offers per round."),
-    T("refuse.E302", "E302 Trades use GOLD, WOOD, STONE, IRON or FOOD."),
-    T("refuse.E303", "E303 GIVE and GET must be different resources."),
-    T("refuse.E304", "E304 You hold {held}; this offer gives {n}."),
-    T("refuse.E305", "E305 Must name another active player."),
-    T("refuse.E306", "E306 Only one pact proposal per round."),
-    T("refuse.E307", "E307 Province {province} is not yours."),
-    T("refuse.E311", "E311 Offer {id} is not open to you."),
-    T("refuse.E312", "E312 You hold {held}; offer {id} asks for {n}."),
-    T("refuse.E313", "E313 Pact {id} was not proposed to you."),
-    T("refuse.E314", "E314 Province {province} is not yours."),
-    T("refuse.E315", "E315 Answer each offer or pact once."),
-    T("refuse.E004", "E004 Troop {troop} does not exist or is not yours."),
-    T("refuse.E401", "E401 Only one market transaction per turn."),
-    T("refuse.E402", "E402 The market trades WOOD, STONE, IRON or FOOD against GOLD."),
-    T("refuse.E403", "E403 BUY {n} needs {gold}; you hold {held}."),
-    T("refuse.E404", "E404 SELL quantity must be a multiple of 3."),
-    T("refuse.E405", "E405 You hold {held}."),
-    T("refuse.E406", "E406 Only one build per turn."),
-    T("refuse.E407", "E407 Province {province} is not yours."),
-    T("refuse.E408", "E408 Province {province} already has {building}."),
-    T("refuse.E409", "E409 Infrastructure needs a province that produces a simple resource."),
-    T("refuse.E410", "E410 {building} costs {cost}; you hold {stock}."),
-    T("refuse.E411", "E411 You already have 5 heavy troops."),
-    T("refuse.E412", "E412 Troop {troop} already has a move."),
-    T("refuse.E413", "E413 {a} is not adjacent to {b}."),
-    T("refuse.E414", "E414 Mode must be ATTACK, DEFENCE or CONQUEST."),
-    T("refuse.E415", "E415 TARGET needs ATTACK and another active player."),
-    T("refuse.E416", "E416 Troop {troop} already has a mode."),
-    T("refuse.E417", "E417 NEW needs an earlier BUILD HEAVY."),
-    T("refuse.E418", "E418 List each troop once in LOSSES."),
-    T("refuse.E701_one", "E701 Send one LOSE line."),
-    TN("refuse.E701", "E701 You must remove exactly {n} troop.", "E701 You must remove exactly {n} different troops."),
-    T("refuse.E702", "E702 Troop {troop} does not belong to {seat}."),
-    T("refuse.E703", "E703 You are not the chooser for {seat}."),
-    T("refuse.E801", "E801 Routing {n} exceeds your population {pop}."),
-    T("refuse.E802", "E802 Province {province} is not yours."),
-    TN("refuse.E803", "E803 Only {n} simple troop piece left.", "E803 Only {n} simple troop pieces left."),
-    T("refuse.E804", "E804 Free tribute takes GOLD, WOOD, STONE, IRON, FOOD or POP."),
-    T("refuse.E805", "E805 Simple substitution takes two of WOOD, STONE, IRON, FOOD."),
-    T("refuse.E806_troops", "E806 Each of these lines may appear once (ROUTE TROOPS once per province)."),
-    T("refuse.E806", "E806 Each of these lines may appear once."),
-    T("refuse.E901", "E901 Pay 1 GOLD, WOOD, STONE, IRON, FOOD or POP that you hold."),
-    T("refuse.E902", "E902 Pay exactly two simple resources you hold."),
-    TN("refuse.E903", "E903 You owe {n} payment this round.", "E903 You owe {n} payments this round."),
-    T("refuse.E904", "E904 Payment {i} can only be {form}."),
+    T("refuse.rejected", "Not accepted; your previous orders (if any) stay in force. {errors}"),
+    T("refuse.line", "{line}: {why}"),
+    T("refuse.no_window", "No order window is open for you."),
+    T("refuse.wrong_window", "The open window takes {want} orders, not {got}."),
+    T("refuse.E301", "At most 3 offers per round."),
+    T("refuse.E302", "Trades use Gold, Wood, Stone, Iron or Food."),
+    T("refuse.E303", "What you give and what you get must be different resources."),
+    T("refuse.E304", "You hold {held}; this offer gives {n}."),
+    T("refuse.E305", "Must name another active player."),
+    T("refuse.E306", "Only one pact proposal per round."),
+    T("refuse.E307", "Province {province} is not yours."),
+    T("refuse.E311", "Offer {id} is not open to you."),
+    T("refuse.E312", "You hold {held}; offer {id} asks for {n}."),
+    T("refuse.E313", "Pact {id} was not proposed to you."),
+    T("refuse.E314", "Province {province} is not yours."),
+    T("refuse.E315", "Answer each offer or pact once."),
+    T("refuse.E004", "Troop {troop} does not exist or is not yours."),
+    T("refuse.E401", "Only one market transaction per turn."),
+    T("refuse.E402", "The market trades Wood, Stone, Iron or Food against Gold."),
+    T("refuse.E403", "Buying needs {gold}; you hold {held}."),
+    T("refuse.E404", "SELL quantity must be a multiple of 3."),
+    T("refuse.E405", "You hold {held}."),
+    T("refuse.E406", "Only one build per turn."),
+    T("refuse.E407", "Province {province} is not yours."),
+    T("refuse.E408", "Province {province} already has {building}."),
+    T("refuse.E409", "Infrastructure needs a province that produces a simple resource."),
+    T("refuse.E410", "{building} costs {cost}; you hold {stock}."),
+    T("refuse.E411", "You already have 5 heavy troops."),
+    T("refuse.E412", "Troop {troop} already has a move."),
+    T("refuse.E413", "{a} is not adjacent to {b}."),
+    T("refuse.E414", "The mode must be Attack, Defence or Conquest."),
+    T("refuse.E415", "Only a troop in Attack may target a player, and only another active player."),
+    T("refuse.E416", "Troop {troop} already has a mode."),
+    T("refuse.E417", "A new heavy troop needs a heavy troop built this turn."),
+    T("refuse.E418", "Name each troop once in the standing losses order."),
+    T("refuse.E701_one", "Choose the troops to remove only once."),
+    TN("refuse.E701", "You must remove exactly {n} troop.", "You must remove exactly {n} different troops."),
+    T("refuse.E702", "Troop {troop} does not belong to {seat}."),
+    T("refuse.E703", "You are not the chooser for {seat}."),
+    T("refuse.E801", "Routing {n} exceeds your population {pop}."),
+    T("refuse.E802", "Province {province} is not yours."),
+    TN("refuse.E803", "Only {n} simple troop piece left.", "Only {n} simple troop pieces left."),
+    T("refuse.E804", "A free tribute is paid with Gold, Wood, Stone, Iron, Food or Pop."),
+    T("refuse.E805", "A substitution takes two of Wood, Stone, Iron and Food."),
+    T("refuse.E806_troops", "Route into Gold once and into troops once per province."),
+    T("refuse.E806", "Each of these lines may appear once."),
+    T("refuse.E901", "Pay 1 Gold, Wood, Stone, Iron, Food or Pop that you hold."),
+    T("refuse.E902", "Pay exactly two simple resources you hold."),
+    TN("refuse.E903", "You owe {n} payment this round.", "You owe {n} payments this round."),
+    T("refuse.E904", "Payment {i} can only be {form}."),
+    # an order line, as refusals name it
+    T("line.offer", "offer of {give} for {get}"),
+    T("line.offer_to", "offer of {give} for {get} to {seat}"),
+    T("line.pact", "pact with {seat} for {province}"),
+    T("line.accept_offer", "accepting offer {id}"),
+    T("line.decline_offer", "declining offer {id}"),
+    T("line.accept_pact", "accepting pact {id} with {province}"),
+    T("line.decline_pact", "declining pact {id}"),
+    T("line.buy", "buying {got} for {gold}"),
+    T("line.sell", "selling {sold}"),
+    T("line.build", "{building} in {province}"),
+    T("line.move", "{troop} to {province}"),
+    T("line.mode", "{troop}: {mode}"),
+    T("line.mode_target", "{troop}: {mode}, target {seat}"),
+    T("line.losses", "standing losses order {troops}"),
+    T("line.lose", "removing {troops}"),
+    T("line.route_gold", "{n} Pop into Gold"),
+    T("line.route_troops", "{n} Pop into troops in {province}"),
+    T("line.tribute_free", "free tribute with {res}"),
+    T("line.tribute_simple", "substitution with {a} + {b}"),
+    T("line.pay", "paying {what}"),
     # orders that cannot be read
-    T("unreadable.rejected", "E007 Submission rejected; your previous orders (if any) stay in force. {errors}"),
+    T("unreadable.rejected", "Submission rejected; your previous orders (if any) stay in force. {errors}"),
     T("unreadable.line", "'{line}': {why}"),
-    T("unreadable.E002", "E002 Unrecognised order: {line}."),
-    T("unreadable.E006", "E006 Quantity must be a whole number >= 1 (got {got})."),
-    T("unreadable.E003", "E003 Unknown province {got} (use 1-12)."),
-    T("unreadable.E005", "E005 Unknown resource {got}."),
-    T("unreadable.E305", "E305 Must name another active player (got {got})."),
-    T("unreadable.E004", "E004 Troop {got} does not exist or is not yours."),
-    T("unreadable.too_long", "E002 That order text is too long."),
-    T("unreadable.empty", "E002 Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'."),
-    T("unreadable.unknown_window", "E002 Unknown order window {got}."),
-    T("unreadable.mixed", "E002 One order set may not mix windows: {windows}."),
-    T("unreadable.other_window", "E002 These lines do not belong to the {kind} window."),
-    T("unreadable.line_window", "E002 {line} does not belong to the {kind} window."),
-    T("unreadable.not_an_order", "E002 Unrecognised order; choose an order set from the form."),
-    T("unreadable.bad_set", "E002 Unrecognised order set."),
-    T("unreadable.bad_line", "E002 Unrecognised order line {line}."),
-    T("unreadable.tick", "E701 Tick the troops to remove (or choose 'Do not choose')."),
-    T("unreadable.bad_value", "E002 Unrecognised value for {field}."),
-    T("unreadable.negative", "E006 Quantity must be a whole number >= 1 ({field})."),
-    T("unreadable.wrong_window", "E001 The open window takes {want} orders, not {got}."),
+    T("unreadable.E002", "Unrecognised order: {line}."),
+    T("unreadable.E006", "Quantity must be a whole number >= 1 (got {got})."),
+    T("unreadable.E003", "Unknown province {got} (use 1-12)."),
+    T("unreadable.E005", "Unknown resource {got}."),
+    T("unreadable.E305", "Must name another active player (got {got})."),
+    T("unreadable.E004", "Troop {got} does not exist or is not yours."),
+    T("unreadable.too_long", "That order text is too long."),
+    T("unreadable.empty", "Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'."),
+    T("unreadable.unknown_window", "Unknown order window {got}."),
+    T("unreadable.mixed", "One order set may not mix windows: {windows}."),
+    T("unreadable.other_window", "These lines do not belong to the {kind} window."),
+    T("unreadable.line_window", "{line} does not belong to the {kind} window."),
+    T("unreadable.not_an_order", "Unrecognised order; choose an order set from the form."),
+    T("unreadable.bad_set", "Unrecognised order set."),
+    T("unreadable.bad_line", "Unrecognised order line {line}."),
+    T("unreadable.tick", "Tick the troops to remove (or choose 'Do not choose')."),
+    T("unreadable.bad_value", "Unrecognised value for {field}."),
+    T("unreadable.negative", "Quantity must be a whole number >= 1 ({field})."),
+    T("unreadable.offer_incomplete", "Offer {i}: choose both what you give and what you get."),
+    T("unreadable.wrong_window", "The open window takes {want} orders, not {got}."),
     # ------------------------------------------------------------ prompts
     T("prompt.title", "Round {round}: {title}"),
     T("prompt.title.T3A", "Diplomacy: your proposals"),
@@ -325,8 +387,6 @@ TEXT = Catalogue("empire", [
     TN("prompt.text.T9", "Turn 9. Tribute is {tribute}; you owe {n} payment and must choose how to pay.",
        "Turn 9. Tribute is {tribute}; you owe {n} payments and must choose how to pay (the second is "
        "checked against what the first leaves)."),
-    T("prompt.text_form", "Write the whole set in notation"),
-    T("prompt.text_field", "Orders, one per line or split by ';' (e.g. {example})"),
     T("prompt.send.T3A", "Send proposals"),
     T("prompt.send.T3B", "Send answers"),
     T("prompt.send.T4", "Send administration orders"),
@@ -334,11 +394,15 @@ TEXT = Catalogue("empire", [
     T("prompt.send.T8", "Send routing"),
     T("prompt.send.T9", "Pay tribute"),
     T("prompt.dont_choose", "Do not choose"),
-    T("field.offer", "Offer {i}: GIVE n R GET m R [TO player]"),
+    T("field.offer_give", "Offer {i}: you give"),
+    T("field.offer_get_n", "you get (how many)"),
+    T("field.offer_get", "of"),
+    T("field.offer_to", "to (none: anyone)"),
+    T("field.anyone", "anyone"),
     T("field.pact", "Pact proposal (none: no pact)"),
     T("choice.pact", "Pact with {seat}, protecting {province}"),
-    T("field.answer_offer", "{id} from {seat}: they give {give}, you give {get} (none: declined)"),
-    T("field.answer_pact", "{id} from {seat}: protects their {province}; name one of yours (none: declined)"),
+    T("field.answer_offer", "Offer from {seat}: they give {give}, you give {get} (none: declined)"),
+    T("field.answer_pact", "Pact from {seat}: protects their {province}; name one of yours (none: declined)"),
     T("choice.accept", "accept"),
     T("choice.decline", "decline"),
     T("choice.accept_pact", "accept, protecting {province}"),
@@ -352,9 +416,10 @@ TEXT = Catalogue("empire", [
     T("field.mode", "{troop}: combat mode (none: keep {mode})"),
     T("label.mode_target", "{mode} target {seat}"),
     T("choice.mode_target", "{mode}, target {seat}"),
-    T("field.losses", "Standing LOSSES order: troops to remove first if Maintenance is short (blank "
-                      "keeps the current one)"),
-    T("field.extra", "Other lines (e.g. MOVE NEW 2; MODE NEW ATTACK)"),
+    T("field.losses", "Standing losses order: troops to remove first if Maintenance is short (none "
+                      "ticked keeps the current order)"),
+    T("field.move_new", "The heavy troop built now: move (none: stay)"),
+    T("field.mode_new", "The heavy troop built now: combat mode (none: Defence)"),
     T("choice.troop", "{troop} in {province}"),
     TN("field.lose", "Exactly {n} troop", "Exactly {n} troops"),
     T("field.route_gold", "Pop to route into Gold"),
@@ -460,6 +525,11 @@ def amounts(pairs: Any) -> dict[str, list[Any]]:
     return listing([amount(n, r) for r, n in items])
 
 
+def troop(tid: str, kind: str) -> Msg:
+    """``troop B-S1`` / ``heavy troop B-H1``: the rulebook's id with what it is."""
+    return msg(f"label.troop.{kind}", id=tid)
+
+
 def card(code: str) -> Msg:
     """A setback card instance ``S05-2`` (code printed beside its name)."""
     return msg("label.card", code=code, name=name("card", code[:3]))
@@ -484,5 +554,5 @@ def codes(items: list[str]) -> str:
     return ", ".join(items)
 
 
-__all__ = ["TEXT", "seat_name", "res_name", "tribute_name", "province", "amount", "amounts", "card",
-           "objective", "joined", "codes"]
+__all__ = ["TEXT", "CODES", "code_of", "troop", "seat_name", "res_name", "tribute_name", "province", "amount",
+           "amounts", "card", "objective", "joined", "codes"]
