@@ -1,0 +1,110 @@
+"""Empire's order forms through the web: every form of a real prompt, filled with legal values,
+is accepted; an illegal combination posted by hand is refused in the player's language, the
+input kept and nothing stored."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("flask")
+
+from sqlmodel import Session, func, select  # noqa: E402
+
+from app.db import get_engine  # noqa: E402
+from app.models import Order  # noqa: E402
+from tests.games.empire.forms_kit import legal_values  # noqa: E402
+from tests.platform.helpers import create_game, csrf_of, game_row, path_of, post_form, step_of  # noqa: E402
+
+
+def _orders(app, game_id) -> int:
+    with Session(get_engine(app)) as s:
+        return s.exec(select(func.count()).select_from(Order).where(Order.game_id == game_id)).one()
+
+
+def _owed(app, game_id):
+    game = game_row(app, game_id)
+    return game.step_no, game.owed, game.state
+
+
+def test_every_form_of_a_real_game_is_accepted_with_legal_values(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2",
+                       "--option", "round_limit=2")
+    links = {s["seat"]: s["link"] for s in made["seats"]}
+    seen: dict[str, int] = {}
+    posts = 0
+    while posts < 60:
+        step, owed, state = _owed(app, made["game"])
+        if not owed:
+            break
+        seat = sorted(owed)[0]
+        phase = state["phase"]
+        prompt = owed[seat]
+        page = client.get(path_of(links[seat])).get_data(as_text=True)
+        assert 'name="form_index"' in page and "GIVE n R" not in page
+        for index, spec in enumerate(prompt["forms"]):
+            now = _owed(app, made["game"])
+            if now[0] != step or seat not in now[1]:
+                break  # a single seat's order applies at once: the step is gone
+            values = legal_values(spec, pick=posts)
+            r = post_form(client, links[seat], values, form_index=str(index))
+            assert r.status_code == 303, (phase, index, values, r.get_data(as_text=True)[-3000:])
+            seen[phase] = seen.get(phase, 0) + 1
+            posts += 1
+        if _owed(app, made["game"])[0] == step:  # the other seat has not ordered yet
+            other = [s for s in owed if s != seat]
+            for s in other:
+                r = post_form(client, links[s], legal_values(owed[s]["forms"][0], pick=posts))
+                assert r.status_code == 303, (phase, s, r.get_data(as_text=True)[-3000:])
+                posts += 1
+    assert {"T3A", "T3B", "T4", "T8"} <= set(seen), seen
+
+
+def _refused(client, link, fields, lang, form_index="0"):
+    page = client.get(path_of(link)).get_data(as_text=True)
+    data = {"csrf_token": csrf_of(page), "step_no": step_of(page), "form_index": form_index, **fields}
+    return client.post(path_of(link) + f"?lang={lang}", data=data)
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("en", "What you give and what you get must be different resources."),
+    ("pt", "O que dá e o que recebe têm de ser recursos diferentes."),
+    ("el", "Αυτό που δίνετε και αυτό που παίρνετε πρέπει να είναι διαφορετικοί πόροι."),
+])
+def test_an_offer_of_a_resource_for_itself_is_refused_in_the_players_language(app, client, runner, lang, reason):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a = made["seats"][0]["link"]
+    before = _orders(app, made["game"])
+    r = _refused(client, a, {"offer1_give": "2 WOOD", "offer1_get_n": "1", "offer1_get": "WOOD"}, lang)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert reason in html and "E303" not in html and "E007" not in html
+    assert re.search(r'<option value="2 WOOD"[^>]* selected', html)  # the input is kept
+    assert _orders(app, made["game"]) == before
+
+
+def test_a_move_for_a_heavy_troop_not_built_is_refused_and_nothing_is_stored(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a, b = (s["link"] for s in made["seats"])
+    for link in (a, b):  # proposals, then no answers are owed: turn 4
+        assert post_form(client, link, {}).status_code == 303
+    step, owed, state = _owed(app, made["game"])
+    assert state["phase"] == "T4"
+    before = _orders(app, made["game"])
+    r = _refused(client, a, {"move_B-S1": "MOVE B-S1 2", "move_NEW": "MOVE NEW 2"}, "pt")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert "Uma tropa pesada nova exige construir uma tropa pesada neste turno." in html
+    assert re.search(r'<option value="MOVE B-S1 2"[^>]* selected', html)
+    assert _orders(app, made["game"]) == before and _owed(app, made["game"])[0] == step
+
+
+def test_forms_name_things_and_the_notation_stays_in_tooltips(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    html = client.get(path_of(made["seats"][0]["link"])).get_data(as_text=True)
+    form = html[html.index('class="g-empire e-forms"'):html.index("</script>", html.index('class="g-empire e-forms"'))]
+    shown = re.sub(r"<[^>]+>", " ", form.split("<script>")[0])
+    assert "Trade offer 1" in shown and "2 Wood" in shown and "Pact with YELLOW, protecting 1 (Bluehold)" in shown
+    assert "GIVE" not in shown and "PACT YELLOW" not in shown
+    assert 'title="PACT YELLOW PROVINCE 1"' in form
