@@ -10,7 +10,7 @@ from typing import Any
 from app.games.empire.text import TEXT, tribute_name
 from app.games.text import Render, msg, name
 
-CELL_W, CELL_H, GAP, PAD = 196, 196, 8, 10
+CELL_W, CELL_H, GAP, PAD = 196, 216, 8, 10
 #: Font sizes in map units: the map is 828 units wide, about 350 px on a phone (x 0.42) and
 #: 180 mm on A4, so 20 units read as about 8.5 px on a phone and 10 pt on paper.
 BIG, TEXT_SIZE, SMALL = 24, 20, 18
@@ -37,13 +37,14 @@ def _t(x: float, y: float, text: str, size: int = TEXT_SIZE, weight: str = "norm
 
 
 def _fit(text: str, size: int, width: float) -> int:
-    """A font size at most ``size`` at which ``text`` fits ``width`` (bold Helvetica averages under 0.62 em)."""
-    return max(12, min(size, int(width / (0.62 * max(len(text), 1)))))
+    """A font size at most ``size`` at which ``text`` fits ``width`` (bold Helvetica, Greek capitals
+    included, averages under 0.68 em)."""
+    return max(12, min(size, int(width / (0.68 * max(len(text), 1)))))
 
 
 def _wrap(text: str, size: int, width: float) -> list[str]:
     """``text`` in lines that fit ``width`` at ``size`` (at most two; the second shrinks if it must)."""
-    room = max(10, int(width / (0.56 * size)))
+    room = max(10, int(width / (0.62 * size)))
     lines: list[str] = []
     line = ""
     words = text.split()
@@ -91,25 +92,34 @@ def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float, t
                'fill="#fff" fill-opacity="0.82"/>')
     inner = CELL_W - 16
     title = f"{p['id']} {tr(p['name'])}"
-    out.append(_t(x + 8, y + 28, title, _fit(title, BIG, inner), "bold"))
+    size = _fit(title, BIG, inner)
+    lines = [title] if size >= TEXT_SIZE else _wrap(title, TEXT_SIZE, inner)
+    size = min(_fit(line, BIG if len(lines) == 1 else BIG - 2, inner) for line in lines)
+    y_at = y + 2
+    for line in lines:
+        y_at += 26
+        out.append(_t(x + 8, y_at, line, size, "bold"))
     prod = f"{tr(name('resource', p['res']))} {p['amount']}" + ("+1" if p.get("building") == "INF" else "")
-    out.append(_t(x + 8, y + 54, prod, _fit(prod, TEXT_SIZE, inner)))
+    y_at += 25
+    out.append(_t(x + 8, y_at, prod, _fit(prod, TEXT_SIZE, inner)))
     owner = tr(name("colour", colour)) if colour else tr(msg("board.neutral"))
     if p.get("centre") and p["centre"] == colour:
         owner += " · " + tr(msg("board.centre_own"))
     elif p.get("centre"):
         owner += " · " + tr(msg("board.centre", colour=name("colour", p["centre"])))
-    out.append(_t(x + 8, y + 80, owner, _fit(owner, SMALL, inner), "bold" if colour else "normal",
+    y_at += 25
+    out.append(_t(x + 8, y_at, owner, _fit(owner, SMALL, inner), "bold" if colour else "normal",
                   fill=INK.get(colour or "", "#333")))
-    for i, (who, text, heavy) in enumerate(_troop_lines(troops, tr)):
-        out.append(_t(x + 8, y + 106 + 22 * i, text, _fit(text, SMALL, inner), "bold" if heavy else "normal",
+    for who, text, heavy in _troop_lines(troops, tr):
+        y_at += 22
+        out.append(_t(x + 8, y_at, text, _fit(text, SMALL, inner), "bold" if heavy else "normal",
                       fill=INK.get(who, "#000")))
     badges = [tr(b) for b in (name("board.building", p["building"]) if p.get("building") else None,
                               msg("board.pact") if p.get("peace") else None) if b]
     bx = x + 8
     for b in badges:
         size = _fit(b, SMALL, 90)
-        w = max(40, int(0.66 * size * len(b)) + 12)
+        w = max(40, int(0.8 * size * len(b)) + 12)
         out.append(f'<rect x="{bx}" y="{y + CELL_H - 30}" width="{w}" height="24" fill="#000" rx="3"/>')
         out.append(_t(bx + w / 2, y + CELL_H - 12, b, size, "bold", "middle", "#fff"))
         bx += w + 6

