@@ -476,6 +476,44 @@ TEXT = EmpireCatalogue("empire", [
     T("page.to", "To"),
     T("page.routed", "{n} of {pop} Pop routed"),
     T("page.ticked", "{n} of {of} ticked"),
+    # ------------------------------------------------------------ the rules on one page (rules.html)
+    T("rules.title", "Empire: the rules on one page"),
+    T("rules.goal", "Two to four players rule provinces of the Emperor's land. Each holds a secret objective "
+          "(two in the long game): have it fulfilled at the end of a round and you win. Every round "
+          "the Emperor demands a tribute."),
+    T("rules.map_h", "The map"),
+    T("rules.map", "Twelve provinces in a grid of 4 by 3; provinces sharing an edge are adjacent. Each "
+          "produces one resource (Food, Wood, Stone, Iron or Gold) and 1 Pop. A home province holds "
+          "its player's administrative centre: +2 Gold and +1 Pop to whoever controls it."),
+    T("rules.round_h", "A round, turn by turn"),
+    T("rules.t1", "Tribute: a die names this round's tribute (a resource, or a free choice)."),
+    T("rules.t2", "Production: your provinces produce."),
+    T("rules.t3", "Diplomacy (you order): offer up to 3 trades of one resource for another, to one player or "
+          "to anyone, and propose at most one pact protecting one of your provinces; then accept or "
+          "decline what you are offered. A pact stops its two players attacking or conquering each "
+          "other in the two provinces it names, until the end of the round."),
+    T("rules.t4", "Administration (you order): one market deal (buy 2 of a resource for 1 Gold, or sell 3 for "
+          "1 Gold), one build (Infrastructure: +1 production; Wall: +1 to defence; or a heavy troop), "
+          "a move to an adjacent province for any troop, and a mode for any troop: Attack, Defence or "
+          "Conquest. Everyone's moves happen at once."),
+    T("rules.t5", "Setback: each player reveals a card and it takes effect."),
+    T("rules.t6", "Combat: troops in Attack fight enemy troops in their province; troops in Conquest try to "
+          "take a province that no other player defends, against its local population. Rolls use four "
+          "Fate dice (-1, 0 or +1 each)."),
+    T("rules.t7", "Maintenance: feed your Pop with Food and pay 1 Gold per troop. Short of Food you lose Pop; "
+          "short of Gold you choose troops to lose (or your neighbour does)."),
+    T("rules.t8", "Population (you order): turn Pop into Gold or into new troops in your provinces, one for one."),
+    T("rules.t9", "Tribute: pay 1 of the tribute's resource; without it 1 Gold, else 1 Pop, else two simple "
+          "resources. You may be asked to choose how."),
+    T("rules.win_h", "Winning"),
+    T("rules.win", "At the end of each round a player whose objective is fulfilled wins (ties: most provinces, "
+          "then troops, then war spoils). A player left with no province is out. At the round limit, "
+          "the most objectives completed wins."),
+    T("rules.orders_h", "Your orders"),
+    T("rules.orders", "Each decision is a form on your page: choose from the lists and send. Until the deadline "
+          "you may send again; the last order counts. If you send nothing, a default applies (no "
+          "offer, no build, no routing). Orders may also be typed in the game's notation, on the page "
+          "or by mail."),
     # ------------------------------------------------------------ board (SVG)
     T("board.aria", "Empire map, round {round}"),
     T("board.title", "Round {round} - turn {turn} - tribute {tribute}"),
