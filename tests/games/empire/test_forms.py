@@ -108,3 +108,72 @@ def test_forms_name_things_and_the_notation_stays_in_tooltips(app, client, runne
     assert "Trade offer 1" in shown and "2 Wood" in shown and "Pact with YELLOW, protecting 1 (Bluehold)" in shown
     assert "GIVE" not in shown and "PACT YELLOW" not in shown
     assert 'title="PACT YELLOW PROVINCE 1"' in form
+
+
+# ------------------------------------------------------------ the dependent choices are exactly the legal ones
+def _dependent_pairs(form):
+    """(parent field, parent value, child field, child value, offered) for every dependent choice
+    and every value of its parent (the empty one included)."""
+    fields = {f["name"]: f for f in form["fields"]}
+    for f in form["fields"]:
+        if not f.get("depends_on"):
+            continue
+        parent = fields[f["depends_on"]]
+        values = [c["value"] for c in parent["choices"]] + ([""] if not parent.get("required", True) else [])
+        for c in f["choices"]:
+            for v in values:
+                yield parent["name"], v, f["name"], c["value"], v in c.get("when", [v])
+
+
+def _check_pairs(state, seat, form, extra=None):
+    from app.games.base import IllegalOrder
+    from app.games.empire import RULES
+
+    checked = 0
+    for pname, pvalue, cname, cvalue, offered in _dependent_pairs(form):
+        order = {**form["base"], **(extra or {}), pname: pvalue, cname: cvalue}
+        try:
+            RULES.validate(state, seat, order)
+            ok = True
+        except IllegalOrder:
+            ok = False
+        assert ok == offered, (pname, pvalue, cname, cvalue)
+        checked += 1
+    return checked
+
+
+def test_tribute_second_payment_offers_exactly_what_the_first_leaves():
+    from app.games.empire import RULES
+    from app.games.empire.phases import after_routing
+    from tests.games.empire.helpers import ScriptedRng, res, scenario, seat
+
+    st = scenario()
+    st["phase"], st["tribute"] = "T8", "FREE"
+    st["players"][seat(st, "YELLOW")]["effects"] = ["S14"]
+    res(st, "YELLOW", GOLD=1, FOOD=2, WOOD=1)
+    after_routing(st, ScriptedRng())
+    form = RULES.owed(st)["P3"]["forms"][0]
+    assert [f["name"] for f in form["fields"]] == ["pay1", "pay2"]
+    assert _check_pairs(st, "P3", form) >= 9
+
+
+def test_offers_and_builds_offer_exactly_the_legal_combinations():
+    from app.games.empire import RULES
+    from tests.games.empire.helpers import control, put, res, scenario
+
+    st = scenario()
+    st["phase"] = "T3A"
+    res(st, "BLUE", GOLD=1, WOOD=2, IRON=1)
+    form = RULES.owed(st)["P1"]["forms"][0]
+    assert _check_pairs(st, "P1", form) > 30
+    gives = next(f for f in form["fields"] if f["name"] == "offer1_give")["choices"]
+    assert [c["value"] for c in gives] == ["1 GOLD", "1 WOOD", "2 WOOD", "1 IRON"]  # never more than held
+
+    st["phase"] = "T4"
+    control(st, "BLUE", 2)
+    put(st, "B-S1", 1)
+    res(st, "BLUE", GOLD=2, WOOD=2, STONE=1, IRON=3)  # a heavy troop is affordable; a Wall needs the market
+    form = RULES.owed(st)["P1"]["forms"][0]
+    assert _check_pairs(st, "P1", form) > 50
+    builds = {c["value"]: c["when"] for f in form["fields"] if f["name"] == "build" for c in f["choices"]}
+    assert "" in builds["BUILD HEAVY 2"] and "" not in builds.get("BUILD WALL 2", [""])

@@ -144,3 +144,19 @@ def test_the_seat_report_on_paper(live, runner, chromium, lang):
         subprocess.run(["pdftoppm", "-r", "60", "-png", str(pdf), str(SCREENSHOTS / f"empire-report-{lang}")],
                        check=True)
         assert list(SCREENSHOTS.glob(f"empire-report-{lang}*.png"))
+
+
+def test_proposals_without_javascript(live, runner, chromium):
+    """Without JavaScript every choice is listed and the form still sends; a bad pair is refused, kept."""
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a = made["seats"][0]["link"]
+    page = open_page(chromium, a, "phone", javascript=False)
+    page.select_option("select[name=offer1_give]", "1 GOLD")
+    page.select_option("select[name=offer1_get]", "GOLD")  # not narrowed without the script
+    page.click("form.e-form button:has-text('Send proposals')")
+    page.wait_for_load_state()
+    assert "What you give and what you get must be different resources." in page.inner_text("body")
+    assert page.eval_on_selector("select[name=offer1_give]", "s => s.value") == "1 GOLD"
+    _fits(page, "empire-T3A-nojs-refused-phone")
+    page.select_option("select[name=offer1_get]", "STONE")
+    _submit(page, "Send proposals")
