@@ -172,7 +172,7 @@ TEXT = EmpireCatalogue("empire", [
     # ------------------------------------------------------------ small pieces
     T("label.province", "{n} ({name})"),
     T("label.amount", "{n} {res}"),
-    T("label.card", "{code} {name}"),
+    T("label.card", "{name}"),
     T("label.position", "{troop} {mode} in {n}"),
     T("label.nothing", "nothing"),
     T("label.pair", "{a} + {b}"),
@@ -581,7 +581,7 @@ def troop(tid: str, kind: str) -> Msg:
 
 
 def card(code: str) -> Msg:
-    """A setback card instance ``S05-2`` (code printed beside its name)."""
+    """A setback card instance ``S05-2`` by its name (the code is the rulebook's, not the player's)."""
     return msg("label.card", code=code, name=name("card", code[:3]))
 
 

@@ -244,7 +244,7 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
     for tid, p in moves:
         state["troops"][tid]["province"] = p
     if log is not None and moves:
-        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=t, n=p) for t, p in moves],
+        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=t, n=province(p)) for t, p in moves],
                                                    "join.comma")))
     return errors
 
