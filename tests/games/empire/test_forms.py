@@ -177,3 +177,38 @@ def test_offers_and_builds_offer_exactly_the_legal_combinations():
     assert _check_pairs(st, "P1", form) > 50
     builds = {c["value"]: c["when"] for f in form["fields"] if f["name"] == "build" for c in f["choices"]}
     assert "" in builds["BUILD HEAVY 2"] and "" not in builds.get("BUILD WALL 2", [""])
+
+
+def test_every_form_of_the_loss_and_tribute_windows_is_accepted_with_legal_values():
+    """Turn 7A (own losses), 7B (the neighbour's) and 9 (a tribute with two payments): each form,
+    filled from its choices, is a valid order; ticking the wrong number is refused."""
+    from app.games.base import IllegalOrder
+    from app.games.empire import RULES
+    from app.games.empire.phases import after_routing, maintenance
+    from tests.games.empire.helpers import ScriptedRng, put, res, scenario, seat
+
+    st = scenario(players=2)
+    st["phase"] = "T7"
+    for i in (1, 2):
+        put(st, f"B-S{i}", 1)
+        put(st, f"Y-S{i}", 12)
+    maintenance(st)
+    windows = [("T7A", st)]
+    st7b, _ = RULES.resolve(st, {}, ScriptedRng())
+    windows.append(("T7B", st7b))
+    st9 = scenario()
+    st9["phase"], st9["tribute"] = "T8", "FREE"
+    st9["players"][seat(st9, "YELLOW")]["effects"] = ["S14"]
+    res(st9, "YELLOW", GOLD=1, FOOD=2)
+    after_routing(st9, ScriptedRng())
+    windows.append(("T9", st9))
+    for phase, state in windows:
+        assert state["phase"] == phase
+        for who, prompt in RULES.owed(state).items():
+            for form in prompt["forms"]:
+                for pick in range(3):
+                    RULES.validate(state, who, {**form["base"], **legal_values(form, pick)})
+    form = RULES.owed(st)["P1"]["forms"][0]
+    with pytest.raises(IllegalOrder) as err:
+        RULES.validate(st, "P1", {**form["base"], "lose": ["B-S1"]})
+    assert "You must remove exactly 2 different troops." in RULES.text.render(err.value.msg)
