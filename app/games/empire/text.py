@@ -427,6 +427,7 @@ TEXT = EmpireCatalogue("empire", [
     T("field.tribute_simple", "If you must substitute two simple resources (none: no preference)"),
     T("field.pay", "Payment {i}"),
     # ------------------------------------------------------------ pages (templates/games/empire)
+    T("page.tap_map", "Tap the map to see it full size (and again to fit it)."),
     T("page.round", "Round {round}"),
     T("page.of_at_most", "of at most {limit} ({mode} game)"),
     T("page.turn", "turn {turn}"),

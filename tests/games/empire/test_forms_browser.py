@@ -50,6 +50,12 @@ def test_each_empire_form_submits_in_the_browser(live, runner, chromium, size):
     # 3A proposals: an offer built from selects (what is offered is never what is asked), and a pact
     page = open_page(chromium, a, size)
     _fits(page, f"empire-T3A-{size}")
+    if size == "phone":  # a tap shows the map full size, scrolled inside its box; another fits it again
+        page.click(".g-empire .board")
+        assert page.eval_on_selector(".g-empire .board svg", "s => s.getBoundingClientRect().width") > 800
+        _fits(page, "empire-map-zoomed-phone")
+        page.click(".g-empire .board")
+        assert page.eval_on_selector(".g-empire .board svg", "s => s.getBoundingClientRect().width") < 390
     page.select_option("select[name=offer1_give]", "2 WOOD")
     assert page.locator("select[name=offer1_get] option[value=WOOD]").is_disabled()
     page.select_option("select[name=offer1_get]", "IRON")
