@@ -29,6 +29,7 @@ TROOP_RE = re.compile(r"^(?:[BGYR]-[SH][1-9][0-9]{0,2}|NEW)$")
 OFFER_RE = re.compile(r"^[BGYR]-O[1-9]$")
 PACT_RE = re.compile(r"^[BGYR]-PACT$")
 MAX_TEXT = 5000
+OFFER_FIELD = re.compile(r"^offer([1-9])_(give|get_n|get|to)$")
 
 
 def _bad(line: str) -> InvalidOrder:
@@ -239,14 +240,39 @@ def canonical(order: Any) -> dict[str, Any]:
                 raise TEXT.unreadable("unreadable.bad_line", line=repr(d))
             out.append(again)
     else:
-        texts = []
-        for key in sorted(k for k in order if k != "type"):
+        texts = offer_lines(order)
+        for key in sorted(k for k in order if k != "type" and not OFFER_FIELD.match(str(k))):
             texts.extend(field_lines(key, order[key]))
         out = parse_lines(";".join(texts))
     for d in out:
         if kind == "PASS" or OP_KIND[d["op"]] != kind:
             raise TEXT.unreadable("unreadable.line_window", line=format_line(d), kind=kind)
     return {"type": kind, "lines": out}
+
+
+def offer_lines(order: dict[str, Any]) -> list[str]:
+    """The OFFER lines of a form's ``offer<i>_give`` ("2 WOOD"), ``offer<i>_get_n``, ``offer<i>_get``
+    ("IRON") and ``offer<i>_to`` ("GREEN", or empty: anyone) fields."""
+    groups: dict[str, dict[str, Any]] = {}
+    for key, val in order.items():
+        m = OFFER_FIELD.match(str(key))
+        if m:
+            groups.setdefault(m.group(1), {})[m.group(2)] = val
+    out = []
+    for i in sorted(groups):
+        g = groups[i]
+        give, get, n, to = g.get("give"), g.get("get"), g.get("get_n"), g.get("to")
+        if not give and not get:
+            continue
+        if not give or not get:
+            raise TEXT.unreadable("unreadable.offer_incomplete", i=int(i))
+        if n in (None, ""):
+            n = 1
+        if isinstance(n, bool) or not isinstance(n, int | str) or not isinstance(give, str) \
+                or not isinstance(get, str) or not isinstance(to, str | None):
+            raise TEXT.unreadable("unreadable.bad_value", field=f"offer{i}")
+        out.append(f"OFFER GIVE {give} GET {n} {get}" + (f" TO {to}" if to else ""))
+    return out
 
 
 def field_lines(key: Any, val: Any) -> list[str]:

@@ -2,7 +2,8 @@
 
 Ids are dotted by area: ``event.*`` (the log), ``effect.*`` (what a setback card did),
 ``combat.*``, ``maint.*``, ``admin.*``, ``route.*`` (parts of events), ``refuse.*`` and
-``unreadable.*`` (refusals; the spec's error codes E001-E904 stay at their start),
+``unreadable.*`` (refusals: the player reads them without the spec's error codes E001-E904;
+``CODES`` puts each code back at the start of the English text of logs and ``str()``),
 ``prompt.*`` (titles, texts, forms, fields and choices), ``phase.*``, ``label.*``,
 ``board.*`` (the SVG) and the glossary: ``colour.*``, ``resource.*``, ``province.*``,
 ``card.*``, ``objective.*``, ``building.*``, ``mode.*``.
@@ -17,7 +18,43 @@ from typing import Any
 
 from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
-TEXT = Catalogue("empire", [
+#: The spec's error code of each refusal that is not named after its code (``refuse.E413``).
+CODES = {
+    "refuse.rejected": "E007", "unreadable.rejected": "E007", "refuse.no_window": "E001",
+    "refuse.wrong_window": "E001", "unreadable.wrong_window": "E001", "refuse.E701_one": "E701",
+    "refuse.E806_troops": "E806", "unreadable.too_long": "E002", "unreadable.empty": "E002",
+    "unreadable.unknown_window": "E002", "unreadable.mixed": "E002", "unreadable.other_window": "E002",
+    "unreadable.line_window": "E002", "unreadable.not_an_order": "E002", "unreadable.bad_set": "E002",
+    "unreadable.bad_line": "E002", "unreadable.tick": "E701", "unreadable.bad_value": "E002",
+    "unreadable.negative": "E006", "unreadable.offer_incomplete": "E002",
+}
+
+
+def code_of(msg_id: str) -> str | None:
+    """The spec's error code of a refusal message (``refuse.E413`` -> ``E413``), else None."""
+    if msg_id in CODES:
+        return CODES[msg_id]
+    tail = msg_id.rpartition(".")[2]
+    if msg_id.startswith(("refuse.E", "unreadable.E")) and tail[1:4].isdigit():
+        return tail[:4]
+    return None
+
+
+class EmpireCatalogue(Catalogue):
+    """Players read refusals in their terms; the English of logs and ``str()`` keeps the codes."""
+
+    def english(self, text: Any) -> str:
+        def coded(ctx: str, english: str) -> str:
+            code = code_of(ctx)
+            return f"{code} {english}" if code else english
+
+        def coded_n(ctx: str, singular: str, plural: str, n: int) -> str:
+            return coded(ctx, singular if n == 1 else plural)
+
+        return self.render(text, coded, coded_n)
+
+
+TEXT = EmpireCatalogue("empire", [
     T("title", "Empire: the Emperor's tribute"),
     T("seat.P1", "Player 1"),
     T("seat.P2", "Player 2"),
@@ -135,10 +172,13 @@ TEXT = Catalogue("empire", [
     # ------------------------------------------------------------ small pieces
     T("label.province", "{n} ({name})"),
     T("label.amount", "{n} {res}"),
-    T("label.card", "{code} {name}"),
+    T("label.card", "{name}"),
     T("label.position", "{troop} {mode} in {n}"),
     T("label.nothing", "nothing"),
     T("label.pair", "{a} + {b}"),
+    T("label.troop.S", "troop {id}"),
+    T("label.troop.H", "heavy troop {id}"),
+    T("label.troop.NEW", "the new heavy troop"),
     T("join.space", "{a} {b}"),
     T("join.comma", "{a}, {b}"),
     T("join.semicolon", "{a}; {b}"),
@@ -223,78 +263,100 @@ TEXT = Catalogue("empire", [
     T("route.gold", "{n} into Gold"),
     TN("route.troops", "{n} into a new troop ({troops})", "{n} into new troops ({troops})"),
     # ------------------------------------------------------------ refusals
-    T("refuse.rejected", "E007 Submission rejected; your previous orders (if any) stay in force. {errors}"),
-    T("refuse.line", "'{line}': {why}"),
-    T("refuse.no_window", "E001 No order window is open for you."),
-    T("refuse.wrong_window", "E001 The open window takes {want} orders, not {got}."),
-    T("refuse.E301", "E301 At most 3 offers per round."),
-    T("refuse.E302", "E302 Trades use GOLD, WOOD, STONE, IRON or FOOD."),
-    T("refuse.E303", "E303 GIVE and GET must be different resources."),
-    T("refuse.E304", "E304 You hold {held}; this offer gives {n}."),
-    T("refuse.E305", "E305 Must name another active player."),
-    T("refuse.E306", "E306 Only one pact proposal per round."),
-    T("refuse.E307", "E307 Province {province} is not yours."),
-    T("refuse.E311", "E311 Offer {id} is not open to you."),
-    T("refuse.E312", "E312 You hold {held}; offer {id} asks for {n}."),
-    T("refuse.E313", "E313 Pact {id} was not proposed to you."),
-    T("refuse.E314", "E314 Province {province} is not yours."),
-    T("refuse.E315", "E315 Answer each offer or pact once."),
-    T("refuse.E004", "E004 Troop {troop} does not exist or is not yours."),
-    T("refuse.E401", "E401 Only one market transaction per turn."),
-    T("refuse.E402", "E402 The market trades WOOD, STONE, IRON or FOOD against GOLD."),
-    T("refuse.E403", "E403 BUY {n} needs {gold}; you hold {held}."),
-    T("refuse.E404", "E404 SELL quantity must be a multiple of 3."),
-    T("refuse.E405", "E405 You hold {held}."),
-    T("refuse.E406", "E406 Only one build per turn."),
-    T("refuse.E407", "E407 Province {province} is not yours."),
-    T("refuse.E408", "E408 Province {province} already has {building}."),
-    T("refuse.E409", "E409 Infrastructure needs a province that produces a simple resource."),
-    T("refuse.E410", "E410 {building} costs {cost}; you hold {stock}."),
-    T("refuse.E411", "E411 You already have 5 heavy troops."),
-    T("refuse.E412", "E412 Troop {troop} already has a move."),
-    T("refuse.E413", "E413 {a} is not adjacent to {b}."),
-    T("refuse.E414", "E414 Mode must be ATTACK, DEFENCE or CONQUEST."),
-    T("refuse.E415", "E415 TARGET needs ATTACK and another active player."),
-    T("refuse.E416", "E416 Troop {troop} already has a mode."),
-    T("refuse.E417", "E417 NEW needs an earlier BUILD HEAVY."),
-    T("refuse.E418", "E418 List each troop once in LOSSES."),
-    T("refuse.E701_one", "E701 Send one LOSE line."),
-    TN("refuse.E701", "E701 You must remove exactly {n} troop.", "E701 You must remove exactly {n} different troops."),
-    T("refuse.E702", "E702 Troop {troop} does not belong to {seat}."),
-    T("refuse.E703", "E703 You are not the chooser for {seat}."),
-    T("refuse.E801", "E801 Routing {n} exceeds your population {pop}."),
-    T("refuse.E802", "E802 Province {province} is not yours."),
-    TN("refuse.E803", "E803 Only {n} simple troop piece left.", "E803 Only {n} simple troop pieces left."),
-    T("refuse.E804", "E804 Free tribute takes GOLD, WOOD, STONE, IRON, FOOD or POP."),
-    T("refuse.E805", "E805 Simple substitution takes two of WOOD, STONE, IRON, FOOD."),
-    T("refuse.E806_troops", "E806 Each of these lines may appear once (ROUTE TROOPS once per province)."),
-    T("refuse.E806", "E806 Each of these lines may appear once."),
-    T("refuse.E901", "E901 Pay 1 GOLD, WOOD, STONE, IRON, FOOD or POP that you hold."),
-    T("refuse.E902", "E902 Pay exactly two simple resources you hold."),
-    TN("refuse.E903", "E903 You owe {n} payment this round.", "E903 You owe {n} payments this round."),
-    T("refuse.E904", "E904 Payment {i} can only be {form}."),
+    T("refuse.rejected", "Not accepted; your previous orders (if any) stay in force. {errors}"),
+    T("refuse.line", "{line}: {why}"),
+    T("refuse.no_window", "No order window is open for you."),
+    T("refuse.wrong_window", "The open window takes {want} orders, not {got}."),
+    T("refuse.E301", "At most 3 offers per round."),
+    T("refuse.E302", "Trades use Gold, Wood, Stone, Iron or Food."),
+    T("refuse.E303", "What you give and what you get must be different resources."),
+    T("refuse.E304", "You hold {held}; this offer gives {n}."),
+    T("refuse.E305", "Must name another active player."),
+    T("refuse.E306", "Only one pact proposal per round."),
+    T("refuse.E307", "Province {province} is not yours."),
+    T("refuse.E311", "Offer {id} is not open to you."),
+    T("refuse.E312", "You hold {held}; offer {id} asks for {n}."),
+    T("refuse.E313", "Pact {id} was not proposed to you."),
+    T("refuse.E314", "Province {province} is not yours."),
+    T("refuse.E315", "Answer each offer or pact once."),
+    T("refuse.E004", "Troop {troop} does not exist or is not yours."),
+    T("refuse.E401", "Only one market transaction per turn."),
+    T("refuse.E402", "The market trades Wood, Stone, Iron or Food against Gold."),
+    T("refuse.E403", "Buying needs {gold}; you hold {held}."),
+    T("refuse.E404", "SELL quantity must be a multiple of 3."),
+    T("refuse.E405", "You hold {held}."),
+    T("refuse.E406", "Only one build per turn."),
+    T("refuse.E407", "Province {province} is not yours."),
+    T("refuse.E408", "Province {province} already has {building}."),
+    T("refuse.E409", "Infrastructure needs a province that produces a simple resource."),
+    T("refuse.E410", "{building} costs {cost}; you hold {stock}."),
+    T("refuse.E411", "You already have 5 heavy troops."),
+    T("refuse.E412", "Troop {troop} already has a move."),
+    T("refuse.E413", "{a} is not adjacent to {b}."),
+    T("refuse.E414", "The mode must be Attack, Defence or Conquest."),
+    T("refuse.E415", "Only a troop in Attack may target a player, and only another active player."),
+    T("refuse.E416", "Troop {troop} already has a mode."),
+    T("refuse.E417", "A new heavy troop needs a heavy troop built this turn."),
+    T("refuse.E418", "Name each troop once in the standing losses order."),
+    T("refuse.E701_one", "Choose the troops to remove only once."),
+    TN("refuse.E701", "You must remove exactly {n} troop.", "You must remove exactly {n} different troops."),
+    T("refuse.E702", "Troop {troop} does not belong to {seat}."),
+    T("refuse.E703", "You are not the chooser for {seat}."),
+    T("refuse.E801", "Routing {n} exceeds your population {pop}."),
+    T("refuse.E802", "Province {province} is not yours."),
+    TN("refuse.E803", "Only {n} simple troop piece left.", "Only {n} simple troop pieces left."),
+    T("refuse.E804", "A free tribute is paid with Gold, Wood, Stone, Iron, Food or Pop."),
+    T("refuse.E805", "A substitution takes two of Wood, Stone, Iron and Food."),
+    T("refuse.E806_troops", "Route into Gold once and into troops once per province."),
+    T("refuse.E806", "Each of these lines may appear once."),
+    T("refuse.E901", "Pay 1 Gold, Wood, Stone, Iron, Food or Pop that you hold."),
+    T("refuse.E902", "Pay exactly two simple resources you hold."),
+    TN("refuse.E903", "You owe {n} payment this round.", "You owe {n} payments this round."),
+    T("refuse.E904", "Payment {i} can only be {form}."),
+    # an order line, as refusals name it
+    T("line.offer", "Offer of {give} for {get}"),
+    T("line.offer_to", "Offer of {give} for {get} to {seat}"),
+    T("line.pact", "Pact with {seat} for {province}"),
+    T("line.accept_offer", "Accepting offer {id}"),
+    T("line.decline_offer", "Declining offer {id}"),
+    T("line.accept_pact", "Accepting pact {id} with {province}"),
+    T("line.decline_pact", "Declining pact {id}"),
+    T("line.buy", "Buying {got} for {gold}"),
+    T("line.sell", "Selling {sold}"),
+    T("line.build", "Build: {building} in {province}"),
+    T("line.move", "Move: {troop} to {province}"),
+    T("line.mode", "Mode of {troop}: {mode}"),
+    T("line.mode_target", "Mode of {troop}: {mode}, target {seat}"),
+    T("line.losses", "Standing losses order {troops}"),
+    T("line.lose", "Removing {troops}"),
+    T("line.route_gold", "{n} Pop into Gold"),
+    T("line.route_troops", "{n} Pop into troops in {province}"),
+    T("line.tribute_free", "Free tribute with {res}"),
+    T("line.tribute_simple", "Substitution with {a} + {b}"),
+    T("line.pay", "Paying {what}"),
     # orders that cannot be read
-    T("unreadable.rejected", "E007 Submission rejected; your previous orders (if any) stay in force. {errors}"),
+    T("unreadable.rejected", "Submission rejected; your previous orders (if any) stay in force. {errors}"),
     T("unreadable.line", "'{line}': {why}"),
-    T("unreadable.E002", "E002 Unrecognised order: {line}."),
-    T("unreadable.E006", "E006 Quantity must be a whole number >= 1 (got {got})."),
-    T("unreadable.E003", "E003 Unknown province {got} (use 1-12)."),
-    T("unreadable.E005", "E005 Unknown resource {got}."),
-    T("unreadable.E305", "E305 Must name another active player (got {got})."),
-    T("unreadable.E004", "E004 Troop {got} does not exist or is not yours."),
-    T("unreadable.too_long", "E002 That order text is too long."),
-    T("unreadable.empty", "E002 Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'."),
-    T("unreadable.unknown_window", "E002 Unknown order window {got}."),
-    T("unreadable.mixed", "E002 One order set may not mix windows: {windows}."),
-    T("unreadable.other_window", "E002 These lines do not belong to the {kind} window."),
-    T("unreadable.line_window", "E002 {line} does not belong to the {kind} window."),
-    T("unreadable.not_an_order", "E002 Unrecognised order; choose an order set from the form."),
-    T("unreadable.bad_set", "E002 Unrecognised order set."),
-    T("unreadable.bad_line", "E002 Unrecognised order line {line}."),
-    T("unreadable.tick", "E701 Tick the troops to remove (or choose 'Do not choose')."),
-    T("unreadable.bad_value", "E002 Unrecognised value for {field}."),
-    T("unreadable.negative", "E006 Quantity must be a whole number >= 1 ({field})."),
-    T("unreadable.wrong_window", "E001 The open window takes {want} orders, not {got}."),
+    T("unreadable.E002", "Unrecognised order: {line}."),
+    T("unreadable.E006", "Quantity must be a whole number >= 1 (got {got})."),
+    T("unreadable.E003", "Unknown province {got} (use 1-12)."),
+    T("unreadable.E005", "Unknown resource {got}."),
+    T("unreadable.E305", "Must name another active player (got {got})."),
+    T("unreadable.E004", "Troop {got} does not exist or is not yours."),
+    T("unreadable.too_long", "That order text is too long."),
+    T("unreadable.empty", "Write an order, e.g. 'ADMIN: MOVE B-S1 2' or 'PASS'."),
+    T("unreadable.unknown_window", "Unknown order window {got}."),
+    T("unreadable.mixed", "One order set may not mix windows: {windows}."),
+    T("unreadable.other_window", "These lines do not belong to the {kind} window."),
+    T("unreadable.line_window", "{line} does not belong to the {kind} window."),
+    T("unreadable.not_an_order", "Unrecognised order; choose an order set from the form."),
+    T("unreadable.bad_set", "Unrecognised order set."),
+    T("unreadable.bad_line", "Unrecognised order line {line}."),
+    T("unreadable.tick", "Tick the troops to remove (or choose 'Do not choose')."),
+    T("unreadable.bad_value", "Unrecognised value for {field}."),
+    T("unreadable.negative", "Quantity must be a whole number >= 1 ({field})."),
+    T("unreadable.offer_incomplete", "Offer {i}: choose both what you give and what you get."),
+    T("unreadable.wrong_window", "The open window takes {want} orders, not {got}."),
     # ------------------------------------------------------------ prompts
     T("prompt.title", "Round {round}: {title}"),
     T("prompt.title.T3A", "Diplomacy: your proposals"),
@@ -305,8 +367,8 @@ TEXT = Catalogue("empire", [
     T("prompt.title.T8", "Population routing"),
     T("prompt.title.T9", "Tribute: choose how to pay"),
     T("prompt.holding", "{text} You hold {stock}."),
-    T("prompt.text.T3A", "Turn 3A. Propose up to 3 trades (one resource for another; without TO the "
-                         "offer is open to everyone) and at most one pact protecting one of your provinces."),
+    T("prompt.text.T3A", "Turn 3A. Propose up to 3 trades (one resource for another, to one player or to "
+                         "anyone) and at most one pact protecting one of your provinces."),
     T("prompt.text.T3B", "Turn 3B. Accept or decline what was offered to you; anything unanswered is declined."),
     T("prompt.text.T4", "Turn 4. One market transaction, one build, a move to an adjacent province for "
                         "any troop and a combat mode for any troop. Moves of all players happen at once; "
@@ -325,8 +387,6 @@ TEXT = Catalogue("empire", [
     TN("prompt.text.T9", "Turn 9. Tribute is {tribute}; you owe {n} payment and must choose how to pay.",
        "Turn 9. Tribute is {tribute}; you owe {n} payments and must choose how to pay (the second is "
        "checked against what the first leaves)."),
-    T("prompt.text_form", "Write the whole set in notation"),
-    T("prompt.text_field", "Orders, one per line or split by ';' (e.g. {example})"),
     T("prompt.send.T3A", "Send proposals"),
     T("prompt.send.T3B", "Send answers"),
     T("prompt.send.T4", "Send administration orders"),
@@ -334,11 +394,14 @@ TEXT = Catalogue("empire", [
     T("prompt.send.T8", "Send routing"),
     T("prompt.send.T9", "Pay tribute"),
     T("prompt.dont_choose", "Do not choose"),
-    T("field.offer", "Offer {i}: GIVE n R GET m R [TO player]"),
+    T("field.offer_give", "Offer {i}: you give"),
+    T("field.offer_get_n", "you get (how many)"),
+    T("field.offer_get", "of"),
+    T("field.offer_to", "to (none: anyone)"),
     T("field.pact", "Pact proposal (none: no pact)"),
     T("choice.pact", "Pact with {seat}, protecting {province}"),
-    T("field.answer_offer", "{id} from {seat}: they give {give}, you give {get} (none: declined)"),
-    T("field.answer_pact", "{id} from {seat}: protects their {province}; name one of yours (none: declined)"),
+    T("field.answer_offer", "Offer from {seat}: they give {give}, you give {get} (none: declined)"),
+    T("field.answer_pact", "Pact from {seat}: protects their {province}; name one of yours (none: declined)"),
     T("choice.accept", "accept"),
     T("choice.decline", "decline"),
     T("choice.accept_pact", "accept, protecting {province}"),
@@ -352,9 +415,10 @@ TEXT = Catalogue("empire", [
     T("field.mode", "{troop}: combat mode (none: keep {mode})"),
     T("label.mode_target", "{mode} target {seat}"),
     T("choice.mode_target", "{mode}, target {seat}"),
-    T("field.losses", "Standing LOSSES order: troops to remove first if Maintenance is short (blank "
-                      "keeps the current one)"),
-    T("field.extra", "Other lines (e.g. MOVE NEW 2; MODE NEW ATTACK)"),
+    T("field.losses", "Standing losses order: troops to remove first if Maintenance is short (none "
+                      "ticked keeps the current order)"),
+    T("field.move_new", "The heavy troop built now: move (none: stay)"),
+    T("field.mode_new", "The heavy troop built now: combat mode (none: Defence)"),
     T("choice.troop", "{troop} in {province}"),
     TN("field.lose", "Exactly {n} troop", "Exactly {n} troops"),
     T("field.route_gold", "Pop to route into Gold"),
@@ -363,6 +427,7 @@ TEXT = Catalogue("empire", [
     T("field.tribute_simple", "If you must substitute two simple resources (none: no preference)"),
     T("field.pay", "Payment {i}"),
     # ------------------------------------------------------------ pages (templates/games/empire)
+    T("page.tap_map", "Tap the map to see it full size (and again to fit it)."),
     T("page.round", "Round {round}"),
     T("page.of_at_most", "of at most {limit} ({mode} game)"),
     T("page.turn", "turn {turn}"),
@@ -389,7 +454,7 @@ TEXT = Catalogue("empire", [
     T("page.not_completed", "not yet completed"),
     T("page.your_colour", "Your colour:"),
     TN("page.secret_objectives", "Secret objective:", "Secret objectives:"),
-    T("page.losses", "Standing LOSSES order:"),
+    T("page.losses", "Standing losses order:"),
     T("page.none", "none"),
     T("page.preference", "Tribute preference this round:"),
     T("page.pref_free", "free tribute with {res}"),
@@ -401,6 +466,55 @@ TEXT = Catalogue("empire", [
     T("page.private_diplomacy", "Private diplomacy:"),
     T("page.offer_private", "{src} gives {give} to {dst} for {get}"),
     T("page.pact_proposal", "{src} proposes a pact to {dst} protecting province {province}"),
+    # the order forms (templates/games/empire/form.html)
+    T("page.anyone", "anyone"),
+    T("page.none_chosen", "(none)"),
+    T("page.after_market", "after a market purchase"),
+    T("page.offer_n", "Trade offer {i}"),
+    T("page.more_offers", "Two more trade offers"),
+    T("page.you_give", "You give"),
+    T("page.you_get", "You get"),
+    T("page.to", "To"),
+    T("page.routed", "{n} of {pop} Pop routed"),
+    T("page.ticked", "{n} of {of} ticked"),
+    # ------------------------------------------------------------ the rules on one page (rules.html)
+    T("rules.title", "Empire: the rules on one page"),
+    T("rules.goal", "Two to four players rule provinces of the Emperor's land. Each holds a secret objective "
+          "(two in the long game): have it fulfilled at the end of a round and you win. Every round "
+          "the Emperor demands a tribute."),
+    T("rules.map_h", "The map"),
+    T("rules.map", "Twelve provinces in a grid of 4 by 3; provinces sharing an edge are adjacent. Each "
+          "produces one resource (Food, Wood, Stone, Iron or Gold) and 1 Pop. A home province holds "
+          "its player's administrative centre: +2 Gold and +1 Pop to whoever controls it."),
+    T("rules.round_h", "A round, turn by turn"),
+    T("rules.t1", "Tribute: a die names this round's tribute (a resource, or a free choice)."),
+    T("rules.t2", "Production: your provinces produce."),
+    T("rules.t3", "Diplomacy (you order): offer up to 3 trades of one resource for another, to one player or "
+          "to anyone, and propose at most one pact protecting one of your provinces; then accept or "
+          "decline what you are offered. A pact stops its two players attacking or conquering each "
+          "other in the two provinces it names, until the end of the round."),
+    T("rules.t4", "Administration (you order): one market deal (buy 2 of a resource for 1 Gold, or sell 3 for "
+          "1 Gold), one build (Infrastructure: +1 production; Wall: +1 to defence; or a heavy troop), "
+          "a move to an adjacent province for any troop, and a mode for any troop: Attack, Defence or "
+          "Conquest. Everyone's moves happen at once."),
+    T("rules.t5", "Setback: each player reveals a card and it takes effect."),
+    T("rules.t6", "Combat: troops in Attack fight enemy troops in their province; troops in Conquest try to "
+          "take a province that no other player defends, against its local population. Rolls use four "
+          "Fate dice (-1, 0 or +1 each)."),
+    T("rules.t7", "Maintenance: feed your Pop with Food and pay 1 Gold per troop. Short of Food you lose Pop; "
+          "short of Gold you choose troops to lose (or your neighbour does)."),
+    T("rules.t8", "Population (you order): turn Pop into Gold or into new troops in your provinces, one for one."),
+    T("rules.t9", "Tribute: pay 1 of the tribute's resource; without it 1 Gold, else 1 Pop, else two simple "
+          "resources. You may be asked to choose how."),
+    T("rules.win_h", "Winning"),
+    T("rules.win", "At the end of each round a player whose objective is fulfilled wins (ties: most provinces, "
+          "then troops, then war spoils). A player left with no province is out. At the round limit, "
+          "the most objectives completed wins."),
+    T("rules.orders_h", "Your orders"),
+    T("rules.orders", "Each decision is a form on your page: choose from the lists and send. Until the deadline "
+          "you may send again; the last order counts. If you send nothing, a default applies (no "
+          "offer, no build, no routing). Orders may also be typed in the game's notation, on the page "
+          "or by mail."),
     # ------------------------------------------------------------ board (SVG)
     T("board.aria", "Empire map, round {round}"),
     T("board.title", "Round {round} - turn {turn} - tribute {tribute}"),
@@ -409,21 +523,16 @@ TEXT = Catalogue("empire", [
                       "sharing an edge are adjacent"),
     T("board.neutral", "neutral"),
     T("board.centre", "centre ({colour})"),
+    T("board.centre_own", "centre"),
     T("board.pact", "PACT"),
     T("board.you", "{seat} (you)"),
     T("board.out", "{seat} out"),
+    T("board.key", "provinces: {provinces} · troops: {troops}"),
     T("board.col.player", "Player"),
-    T("board.col.GOLD", "Gd"),
-    T("board.col.WOOD", "Wd"),
-    T("board.col.STONE", "St"),
-    T("board.col.IRON", "Ir"),
-    T("board.col.FOOD", "Fd"),
-    T("board.col.POP", "Pop"),
     T("board.col.prov", "Prov"),
     T("board.col.troops", "Troops"),
     T("board.col.spoils", "Spoils"),
     T("board.col.trade", "Trade"),
-    T("board.col.setback", "Setback"),
     T("board.building.INF", "INF"),
     T("board.building.WALL", "WALL"),
 ])
@@ -460,8 +569,13 @@ def amounts(pairs: Any) -> dict[str, list[Any]]:
     return listing([amount(n, r) for r, n in items])
 
 
+def troop(tid: str, kind: str) -> Msg:
+    """``troop B-S1`` / ``heavy troop B-H1``: the rulebook's id with what it is."""
+    return msg(f"label.troop.{kind}", id=tid)
+
+
 def card(code: str) -> Msg:
-    """A setback card instance ``S05-2`` (code printed beside its name)."""
+    """A setback card instance ``S05-2`` by its name (the code is the rulebook's, not the player's)."""
     return msg("label.card", code=code, name=name("card", code[:3]))
 
 
@@ -484,5 +598,5 @@ def codes(items: list[str]) -> str:
     return ", ".join(items)
 
 
-__all__ = ["TEXT", "seat_name", "res_name", "tribute_name", "province", "amount", "amounts", "card",
-           "objective", "joined", "codes"]
+__all__ = ["TEXT", "CODES", "code_of", "troop", "seat_name", "res_name", "tribute_name", "province", "amount",
+           "amounts", "card", "objective", "joined", "codes"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.empire import data
-from app.games.empire.notation import format_line
+from app.games.empire.lines import describe as describe_line
 from app.games.empire.state import State, ev, has_effect, round_order, who
 from app.games.empire.text import amount
 from app.games.text import listing, msg
@@ -126,14 +126,13 @@ def apply_pay(state: State, seat: str, lines: list[dict[str, Any]]) -> list[dict
         situation, forms = options(res, state["tribute"])
         got = sorted(d["res"])
         ok = any(sorted(f) == got for f in forms)
-        line = format_line(d)
+        line = describe_line(d)
         if situation == "free" and not ok:
             errors.append(msg("refuse.line", line=line, why=msg("refuse.E901")))
         elif situation == "subst" and len(forms[0]) == 2 and not ok:
             errors.append(msg("refuse.line", line=line, why=msg("refuse.E902")))
         elif not ok:
-            form = format_line({"op": "PAY", "res": forms[0]})
-            errors.append(msg("refuse.line", line=line, why=msg("refuse.E904", i=i, form=form)))
+            errors.append(msg("refuse.line", line=line, why=msg("refuse.E904", i=i, form=describe(forms[0]))))
         else:
             pay(state, seat, d["res"])
             continue

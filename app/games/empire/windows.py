@@ -2,7 +2,7 @@
 
 Each ``apply_<window>(state, seat, lines)`` works on a state it may change
 (a scratch copy when validating) and returns the list of errors, each the
-message ``refuse.line`` (``'LINE': Ecode message``, see ``text.py``).  A submission with any error is rejected as a
+message ``refuse.line`` (``LINE: message``, see ``text.py``).  A submission with any error is rejected as a
 whole (E007).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.empire import data
-from app.games.empire.notation import format_line
+from app.games.empire.lines import describe
 from app.games.empire.state import (
     State,
     add_troop,
@@ -31,8 +31,8 @@ Error = dict[str, Any]
 
 
 def _err(line: dict[str, Any], code: str, **args: Any) -> Error:
-    """``'LINE': Ecode message``: the line as written and the refusal ``refuse.<code>``."""
-    return msg("refuse.line", line=format_line(line), why=msg(f"refuse.{code}", **args))
+    """``LINE: message``: the line in the player's words and the refusal ``refuse.<code>``."""
+    return msg("refuse.line", line=describe(line), why=msg(f"refuse.{code}", **args))
 
 
 def _other_active(state: State, seat: str, colour: str) -> str | None:
@@ -244,7 +244,7 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
     for tid, p in moves:
         state["troops"][tid]["province"] = p
     if log is not None and moves:
-        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=t, n=p) for t, p in moves],
+        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=t, n=province(p)) for t, p in moves],
                                                    "join.comma")))
     return errors
 

@@ -27,8 +27,12 @@ def test_board_svg_shows_owners_troops_modes_and_constructions():
     root = ElementTree.fromstring(svg)
     assert root.tag.endswith("svg") and root.get("viewBox") and not root.get("width")
     text = " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
-    for word in ("2 Westwood", "B-H1 ATK>R", "R-S1 CON", "WALL", "BLUE (you)", "centre (BLUE)", "neutral"):
+    for word in ("2 Westwood", "B-H1 ATK>R", "R-S1 CON", "WALL", "BLUE (you)", "BLUE · centre", "neutral"):
         assert word in text
+    st = _state()
+    control(st, "BLUE", 4)  # another player's centre, held: its owner is named
+    svg = RULES.board_svg(RULES.view(st, "P1"), "P1")
+    assert "BLUE · centre (GREEN)" in svg
 
 
 def test_templates_render_public_and_private_parts():

@@ -140,15 +140,14 @@ def test_admin_form_fields_make_the_same_order_as_notation():
     assert "MOVE B-S1 5" in values["move_B-S1"] and "MODE B-S1 ATTACK TARGET RED" in values["mode_B-S1"]
     order = _form_order(form, {"market": "MARKET BUY WOOD 1", "build": "BUILD INF 2",
                                "move_B-S1": "MOVE B-S1 5", "mode_B-S1": "MODE B-S1 CONQUEST",
-                               "losses": "B-S1"})
+                               "losses": ["B-S1"]})
     RULES.validate(st, "P1", order)
     by_form, _ = RULES.resolve(st, {"P1": order}, random.Random(5))
     typed = RULES.parse("MARKET BUY WOOD 1; BUILD INF 2; MOVE B-S1 5; MODE B-S1 CONQUEST; LOSSES B-S1")
     by_text, _ = RULES.resolve(st, {"P1": typed}, random.Random(5))
     assert by_form == by_text and by_form["troops"]["B-S1"]["province"] == 5
-    text_form = prompt["forms"][-1]
-    assert RULES.resolve(st, {"P1": _form_order(text_form, {"text": RULES.format(typed)})},
-                         random.Random(5))[0] == by_text
+    as_text = {"type": "ADMIN", "text": RULES.format(typed)}  # the set typed whole, as older forms posted it
+    assert RULES.resolve(st, {"P1": as_text}, random.Random(5))[0] == by_text
 
 
 def test_every_prompt_form_offers_only_legal_single_choices():
@@ -159,8 +158,15 @@ def test_every_prompt_form_offers_only_legal_single_choices():
     form = RULES.owed(st)["P1"]["forms"][0]
     for field in form["fields"]:
         for choice in field.get("choices", []):
-            if choice["value"]:
+            if not choice["value"]:
+                continue
+            if "when" not in choice:
                 RULES.validate(st, "P1", _form_order(form, {field["name"]: choice["value"]}))
+                continue
+            assert choice["when"]  # a dependent choice comes with every parent value it is legal with
+            for parent in choice["when"]:
+                RULES.validate(st, "P1", _form_order(form, {field["depends_on"]: parent,
+                                                            field["name"]: choice["value"]}))
 
 
 def test_missed_windows_never_block_the_game():

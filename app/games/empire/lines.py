@@ -1,0 +1,59 @@
+"""An order line in the player's words (for refusals): ``Westgold: 2 Wood for 1 Iron``, not notation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.empire import data
+from app.games.empire.text import amount, codes, province
+from app.games.text import listing, msg, name
+
+
+def _troop(tid: str) -> Any:
+    return msg(f"label.troop.{'H' if '-H' in tid else 'S'}", id=tid) if tid != "NEW" else msg("label.troop.NEW")
+
+
+def describe(d: dict[str, Any]) -> Any:
+    """A parsed order line as a message (its notation if it is none of the known lines)."""
+    op = d.get("op")
+    if op == "OFFER":
+        give, get = amount(d["give_n"], d["give"]), amount(d["get_n"], d["get"])
+        if "to" in d:
+            return msg("line.offer_to", give=give, get=get, seat=name("colour", d["to"]))
+        return msg("line.offer", give=give, get=get)
+    if op == "PACT":
+        return msg("line.pact", seat=name("colour", d["with"]), province=province(d["province"]))
+    if op in ("ACCEPT_OFFER", "DECLINE_OFFER", "DECLINE_PACT"):
+        return msg(f"line.{op.lower()}", id=d["id"])
+    if op == "ACCEPT_PACT":
+        return msg("line.accept_pact", id=d["id"], province=province(d["province"]))
+    if op == "MARKET" and d["side"] == "BUY":
+        return msg("line.buy", got=amount(data.MARKET_BUY_RATE * d["n"], d["res"]), gold=amount(d["n"], "GOLD"))
+    if op == "MARKET":
+        return msg("line.sell", sold=amount(d["n"], d["res"]))
+    if op == "BUILD":
+        return msg("line.build", building=name("building", d["what"]), province=province(d["province"]))
+    if op == "MOVE":
+        return msg("line.move", troop=_troop(d["troop"]), province=province(d["province"]))
+    if op == "MODE" and "target" in d:
+        return msg("line.mode_target", troop=_troop(d["troop"]), mode=name("mode", d["mode"]) if d["mode"]
+                   in data.MODES else d["mode"], seat=name("colour", d["target"]))
+    if op == "MODE":
+        return msg("line.mode", troop=_troop(d["troop"]),
+                   mode=name("mode", d["mode"]) if d["mode"] in data.MODES else d["mode"])
+    if op == "LOSSES":
+        return msg("line.losses", troops=codes(d["troops"]))
+    if op in ("LOSE", "LOSE_FOR"):
+        return msg("line.lose", troops=codes(d["troops"]))
+    if op == "ROUTE_GOLD":
+        return msg("line.route_gold", n=d["n"])
+    if op == "ROUTE_TROOPS":
+        return msg("line.route_troops", n=d["n"], province=province(d["province"]))
+    if op == "TRIBUTE_FREE":
+        return msg("line.tribute_free", res=name("resource", d["res"]))
+    if op == "TRIBUTE_SIMPLE":
+        return msg("line.tribute_simple", a=name("resource", d["res"][0]), b=name("resource", d["res"][1]))
+    if op == "PAY":
+        what = listing([amount(1, r) for r in d["res"]]) if d["res"] else msg("label.nothing")
+        return msg("line.pay", what=what)
+    return str(op)

@@ -1,0 +1,214 @@
+"""Empire's order forms through the web: every form of a real prompt, filled with legal values,
+is accepted; an illegal combination posted by hand is refused in the player's language, the
+input kept and nothing stored."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("flask")
+
+from sqlmodel import Session, func, select  # noqa: E402
+
+from app.db import get_engine  # noqa: E402
+from app.models import Order  # noqa: E402
+from tests.games.empire.forms_kit import legal_values  # noqa: E402
+from tests.platform.helpers import create_game, csrf_of, game_row, path_of, post_form, step_of  # noqa: E402
+
+
+def _orders(app, game_id) -> int:
+    with Session(get_engine(app)) as s:
+        return s.exec(select(func.count()).select_from(Order).where(Order.game_id == game_id)).one()
+
+
+def _owed(app, game_id):
+    game = game_row(app, game_id)
+    return game.step_no, game.owed, game.state
+
+
+def test_every_form_of_a_real_game_is_accepted_with_legal_values(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2",
+                       "--option", "round_limit=2")
+    links = {s["seat"]: s["link"] for s in made["seats"]}
+    seen: dict[str, int] = {}
+    posts = 0
+    while posts < 60:
+        step, owed, state = _owed(app, made["game"])
+        if not owed:
+            break
+        seat = sorted(owed)[0]
+        phase = state["phase"]
+        prompt = owed[seat]
+        page = client.get(path_of(links[seat])).get_data(as_text=True)
+        assert 'name="form_index"' in page and "GIVE n R" not in page
+        for index, spec in enumerate(prompt["forms"]):
+            now = _owed(app, made["game"])
+            if now[0] != step or seat not in now[1]:
+                break  # a single seat's order applies at once: the step is gone
+            values = legal_values(spec, pick=posts)
+            r = post_form(client, links[seat], values, form_index=str(index))
+            assert r.status_code == 303, (phase, index, values, r.get_data(as_text=True)[-3000:])
+            seen[phase] = seen.get(phase, 0) + 1
+            posts += 1
+        if _owed(app, made["game"])[0] == step:  # the other seat has not ordered yet
+            other = [s for s in owed if s != seat]
+            for s in other:
+                r = post_form(client, links[s], legal_values(owed[s]["forms"][0], pick=posts))
+                assert r.status_code == 303, (phase, s, r.get_data(as_text=True)[-3000:])
+                posts += 1
+    assert {"T3A", "T3B", "T4", "T8"} <= set(seen), seen
+
+
+def _refused(client, link, fields, lang, form_index="0"):
+    page = client.get(path_of(link)).get_data(as_text=True)
+    data = {"csrf_token": csrf_of(page), "step_no": step_of(page), "form_index": form_index, **fields}
+    return client.post(path_of(link) + f"?lang={lang}", data=data)
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("en", "What you give and what you get must be different resources."),
+    ("pt", "O que dá e o que recebe têm de ser recursos diferentes."),
+    ("el", "Αυτό που δίνετε και αυτό που παίρνετε πρέπει να είναι διαφορετικοί πόροι."),
+])
+def test_an_offer_of_a_resource_for_itself_is_refused_in_the_players_language(app, client, runner, lang, reason):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a = made["seats"][0]["link"]
+    before = _orders(app, made["game"])
+    r = _refused(client, a, {"offer1_give": "2 WOOD", "offer1_get_n": "1", "offer1_get": "WOOD"}, lang)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert reason in html and "E303" not in html and "E007" not in html
+    assert re.search(r'<option value="2 WOOD"[^>]* selected', html)  # the input is kept
+    assert _orders(app, made["game"]) == before
+
+
+def test_a_move_for_a_heavy_troop_not_built_is_refused_and_nothing_is_stored(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a, b = (s["link"] for s in made["seats"])
+    for link in (a, b):  # proposals, then no answers are owed: turn 4
+        assert post_form(client, link, {}).status_code == 303
+    step, owed, state = _owed(app, made["game"])
+    assert state["phase"] == "T4"
+    before = _orders(app, made["game"])
+    r = _refused(client, a, {"move_B-S1": "MOVE B-S1 2", "move_NEW": "MOVE NEW 2"}, "pt")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert "Uma tropa pesada nova exige construir uma tropa pesada neste turno." in html
+    assert re.search(r'<option value="MOVE B-S1 2"[^>]* selected', html)
+    assert _orders(app, made["game"]) == before and _owed(app, made["game"])[0] == step
+
+
+def test_forms_name_things_and_the_notation_stays_in_tooltips(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    html = client.get(path_of(made["seats"][0]["link"])).get_data(as_text=True)
+    form = html[html.index('class="g-empire e-forms"'):html.index("</script>", html.index('class="g-empire e-forms"'))]
+    shown = re.sub(r"<[^>]+>", " ", form.split("<script>")[0])
+    assert "Trade offer 1" in shown and "2 Wood" in shown and "Pact with YELLOW, protecting 1 (Bluehold)" in shown
+    assert "GIVE" not in shown and "PACT YELLOW" not in shown
+    assert 'title="PACT YELLOW PROVINCE 1"' in form
+
+
+# ------------------------------------------------------------ the dependent choices are exactly the legal ones
+def _dependent_pairs(form):
+    """(parent field, parent value, child field, child value, offered) for every dependent choice
+    and every value of its parent (the empty one included)."""
+    fields = {f["name"]: f for f in form["fields"]}
+    for f in form["fields"]:
+        if not f.get("depends_on"):
+            continue
+        parent = fields[f["depends_on"]]
+        values = [c["value"] for c in parent["choices"]] + ([""] if not parent.get("required", True) else [])
+        for c in f["choices"]:
+            for v in values:
+                yield parent["name"], v, f["name"], c["value"], v in c.get("when", [v])
+
+
+def _check_pairs(state, seat, form, extra=None):
+    from app.games.base import IllegalOrder
+    from app.games.empire import RULES
+
+    checked = 0
+    for pname, pvalue, cname, cvalue, offered in _dependent_pairs(form):
+        order = {**form["base"], **(extra or {}), pname: pvalue, cname: cvalue}
+        try:
+            RULES.validate(state, seat, order)
+            ok = True
+        except IllegalOrder:
+            ok = False
+        assert ok == offered, (pname, pvalue, cname, cvalue)
+        checked += 1
+    return checked
+
+
+def test_tribute_second_payment_offers_exactly_what_the_first_leaves():
+    from app.games.empire import RULES
+    from app.games.empire.phases import after_routing
+    from tests.games.empire.helpers import ScriptedRng, res, scenario, seat
+
+    st = scenario()
+    st["phase"], st["tribute"] = "T8", "FREE"
+    st["players"][seat(st, "YELLOW")]["effects"] = ["S14"]
+    res(st, "YELLOW", GOLD=1, FOOD=2, WOOD=1)
+    after_routing(st, ScriptedRng())
+    form = RULES.owed(st)["P3"]["forms"][0]
+    assert [f["name"] for f in form["fields"]] == ["pay1", "pay2"]
+    assert _check_pairs(st, "P3", form) >= 9
+
+
+def test_offers_and_builds_offer_exactly_the_legal_combinations():
+    from app.games.empire import RULES
+    from tests.games.empire.helpers import control, put, res, scenario
+
+    st = scenario()
+    st["phase"] = "T3A"
+    res(st, "BLUE", GOLD=1, WOOD=2, IRON=1)
+    form = RULES.owed(st)["P1"]["forms"][0]
+    assert _check_pairs(st, "P1", form) > 30
+    gives = next(f for f in form["fields"] if f["name"] == "offer1_give")["choices"]
+    assert [c["value"] for c in gives] == ["1 GOLD", "1 WOOD", "2 WOOD", "1 IRON"]  # never more than held
+
+    st["phase"] = "T4"
+    control(st, "BLUE", 2)
+    put(st, "B-S1", 1)
+    res(st, "BLUE", GOLD=2, WOOD=2, STONE=1, IRON=3)  # a heavy troop is affordable; a Wall needs the market
+    form = RULES.owed(st)["P1"]["forms"][0]
+    assert _check_pairs(st, "P1", form) > 50
+    builds = {c["value"]: c["when"] for f in form["fields"] if f["name"] == "build" for c in f["choices"]}
+    assert "" in builds["BUILD HEAVY 2"] and "" not in builds.get("BUILD WALL 2", [""])
+
+
+def test_every_form_of_the_loss_and_tribute_windows_is_accepted_with_legal_values():
+    """Turn 7A (own losses), 7B (the neighbour's) and 9 (a tribute with two payments): each form,
+    filled from its choices, is a valid order; ticking the wrong number is refused."""
+    from app.games.base import IllegalOrder
+    from app.games.empire import RULES
+    from app.games.empire.phases import after_routing, maintenance
+    from tests.games.empire.helpers import ScriptedRng, put, res, scenario, seat
+
+    st = scenario(players=2)
+    st["phase"] = "T7"
+    for i in (1, 2):
+        put(st, f"B-S{i}", 1)
+        put(st, f"Y-S{i}", 12)
+    maintenance(st)
+    windows = [("T7A", st)]
+    st7b, _ = RULES.resolve(st, {}, ScriptedRng())
+    windows.append(("T7B", st7b))
+    st9 = scenario()
+    st9["phase"], st9["tribute"] = "T8", "FREE"
+    st9["players"][seat(st9, "YELLOW")]["effects"] = ["S14"]
+    res(st9, "YELLOW", GOLD=1, FOOD=2)
+    after_routing(st9, ScriptedRng())
+    windows.append(("T9", st9))
+    for phase, state in windows:
+        assert state["phase"] == phase
+        for who, prompt in RULES.owed(state).items():
+            for form in prompt["forms"]:
+                for pick in range(3):
+                    RULES.validate(state, who, {**form["base"], **legal_values(form, pick)})
+    form = RULES.owed(st)["P1"]["forms"][0]
+    with pytest.raises(IllegalOrder) as err:
+        RULES.validate(st, "P1", {**form["base"], "lose": ["B-S1"]})
+    assert "You must remove exactly 2 different troops." in RULES.text.render(err.value.msg)
