@@ -97,10 +97,10 @@ def tanks(n: int) -> tuple[int, int]:
     return divmod(max(0, n), data.TANK)
 
 
-def _patterns() -> str:
+def _patterns(prefix: str = "pat") -> str:
     out = []
     for colour, (fill, pattern, _) in data.COLOUR_STYLE.items():
-        pid = f"pat-{colour}"
+        pid = f"{prefix}-{colour}"
         marks = {
             "dots": '<circle cx="4" cy="4" r="1.8" fill="#000" fill-opacity=".55"/>',
             "hatch": '<path d="M0 8 L8 0" stroke="#000" stroke-opacity=".55" stroke-width="1.6"/>',
@@ -171,7 +171,7 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
               armies=msg("armies", n=armies))
     edge = ' stroke="#000" stroke-width="3.5"' if t in highlight else ' stroke="#222" stroke-width="1.2"'
     parts = [
-        f'<g class="t t-{t}"><title>{escape(tr(tip))}</title>',
+        f'<g class="t t-{t}" data-t="{t}"><title>{escape(tr(tip))}</title>',
         f'<rect x="{x0}" y="{y0}" width="{BW}" height="{BH}" rx="6" fill="url(#pat-{colour})"{edge}/>',
         f'<rect x="{x0 + 7}" y="{y0 + 6}" width="{BW - 14}" height="{BH - 12}" rx="4" fill="#fff" fill-opacity=".92"/>',
         f'<text x="{x0 + 11}" y="{y0 + 21}" font-size="15" font-weight="bold">{t}</text>',
@@ -193,17 +193,83 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
     return "".join(parts)
 
 
-def render(view: dict[str, Any], seat: str | None, tr: Render) -> str:
-    """One complete <svg> of the board for ``view``, every label rendered by ``tr``."""
+def _highlight(view: dict[str, Any]) -> set[str]:
+    """The territories of the pending advance, else of the last roll."""
+    part = view.get("pending") or view.get("last_roll")
+    return {part["from"], part["to"]} if part else set()
+
+
+#: The narrow board (``view["layout"] == "compact"``): theatres one under another, two boxes a row.
+CW, CBW, CBH, CGAP = 400, 194, 46, 6
+
+
+def _compact_box(t: str, x: int, y: int, info: dict[str, Any], colours: dict[str, str], strong: bool,
+                 tr: Render) -> str:
+    owner = str(info.get("owner"))
+    colour = colours.get(owner, "Grey")
+    fill, _, letter = data.COLOUR_STYLE[colour]
+    armies = int(info.get("armies", 0))
+    tip = msg("board.tooltip", territory=name("territory", t), seat=owner, colour=name("colour", colour),
+              armies=msg("armies", n=armies))
+    edge = ' stroke="#000" stroke-width="3.5"' if strong else ' stroke="#222" stroke-width="1"'
+    label = tr(short_name(t))
+    size = 15 if len(label) <= 12 else 13 if len(label) <= 14 else 11.5  # longer names in some languages
+    return (
+        f'<g class="t t-{t}" data-t="{t}"><title>{escape(tr(tip))}</title>'
+        f'<rect x="{x}" y="{y}" width="{CBW}" height="{CBH}" rx="5" fill="url(#cpat-{colour})"{edge}/>'
+        f'<rect x="{x + 5}" y="{y + 5}" width="{CBW - 10}" height="{CBH - 10}" rx="3" fill="#fff" fill-opacity=".93"/>'
+        f'<rect x="{x + 9}" y="{y + 12}" width="22" height="22" rx="3" fill="{fill}" stroke="#000" stroke-width=".8"/>'
+        f'<text x="{x + 20}" y="{y + 29}" font-size="15" font-weight="bold" text-anchor="middle" '
+        f'fill="{"#fff" if colour == "Black" else "#000"}">{letter}</text>'
+        f'<text x="{x + 37}" y="{y + 29}" font-size="{size}">{escape(label)}</text>'
+        f'<text x="{x + CBW - 10}" y="{y + 30}" font-size="18" font-weight="bold" text-anchor="end">{armies}</text>'
+        "</g>"
+    )
+
+
+def render_compact(view: dict[str, Any], seat: str | None, tr: Render) -> str:
+    """The board for a narrow screen: each theatre a block of boxes (owner, name, armies), no links."""
     colours = {c["seat"]: c["colour"] for c in view.get("commanders", [])}
     terr = view.get("territories", {})
-    highlight = set()
-    pending = view.get("pending")
-    last = view.get("last_roll")
-    if pending:
-        highlight = {pending["from"], pending["to"]}
-    elif last:
-        highlight = {last["from"], last["to"]}
+    strong = _highlight(view)
+    body: list[str] = []
+    y = 6
+    for h in data.THEATRES:
+        title = msg("board.theatre", theatre=name("theatre", h), bonus=data.THEATRE_BONUS[h])
+        body.append(f'<text x="4" y="{y + 17}" font-size="16" font-weight="bold" fill="#334">'
+                    f"{escape(tr(title))}</text>")
+        y += 26
+        members = [t for t in data.TERRITORIES if data.THEATRE[t] == h]
+        for k, t in enumerate(members):
+            x = 4 + (k % 2) * (CBW + CGAP)
+            body.append(_compact_box(t, x, y + (k // 2) * (CBH + CGAP), terr.get(t, {}), colours, t in strong, tr))
+        y += ((len(members) + 1) // 2) * (CBH + CGAP) + 8
+    for k, c in enumerate(view.get("commanders", [])):
+        item = msg("board.key", letter=data.COLOUR_STYLE[c["colour"]][2], seat=c["seat"],
+                   colour=name("colour", c["colour"]))
+        body.append(f'<text x="{4 + (k % 2) * (CBW + CGAP)}" y="{y + 16 + (k // 2) * 22}" font-size="14">'
+                    f"{escape(tr(item))}</text>")
+    height = y + ((len(view.get("commanders", [])) + 1) // 2) * 22 + 8
+    return "".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CW} {height}" width="100%" '
+        f'font-family="DejaVu Sans, Arial, sans-serif" role="img" aria-label="{escape(tr(msg("board.title")))}">',
+        _patterns("cpat"),
+        f'<rect width="{CW}" height="{height}" fill="#f4f7fa"/>',
+        *body,
+        "</svg>",
+    ])
+
+
+def render(view: dict[str, Any], seat: str | None, tr: Render) -> str:
+    """One complete <svg> of the board for ``view``, every label rendered by ``tr``.
+
+    ``view["layout"] == "compact"`` draws the narrow board (:func:`render_compact`) instead.
+    """
+    if view.get("layout") == "compact":
+        return render_compact(view, seat, tr)
+    colours = {c["seat"]: c["colour"] for c in view.get("commanders", [])}
+    terr = view.get("territories", {})
+    highlight = _highlight(view)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="100%" '
         f'font-family="DejaVu Sans, Arial, sans-serif" role="img" aria-label="{escape(tr(msg("board.title")))}">',
