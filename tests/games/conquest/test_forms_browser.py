@@ -155,3 +155,13 @@ def test_the_turn_report_of_a_seat_in_each_language(app, runner, monkeypatch, la
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     subprocess.run(["pdftoppm", "-r", "60", "-png", "-", str(SCREENSHOTS / f"conquest-report-{lang}")],
                    input=pdf, check=True)
+
+
+@pytest.mark.parametrize("lang", ["pt", "el"])
+def test_the_seat_page_fits_a_phone_in_portuguese_and_greek(live, runner, chromium, monkeypatch, lang):
+    g, seat, url = _create(runner, monkeypatch, live.config["BASE_URL"])
+    page = open_page(chromium, url + f"?lang={lang}", "phone")
+    assert page.locator("html").get_attribute("lang") == lang
+    page.locator("form.cq-place .cq-row .cq-step[data-step='1']").first.click()
+    assert re.match(r"^1\D+7\b|^\D*1\D+7\b", page.locator(".cq-total").inner_text())
+    _look(page, f"conquest-place-{lang}-phone")
