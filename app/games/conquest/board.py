@@ -191,12 +191,13 @@ def _territory(t: str, info: dict[str, Any], colours: dict[str, str], highlight:
     ]
     n_tanks, units = tanks(armies)
     tx = x0 + 35
-    shown = n_tanks if n_tanks <= 3 else 1
+    shown = n_tanks if n_tanks <= 2 else 1  # room for two tanks and "+ 9" beside the owner's letter
     for i in range(shown):
         parts.append(f'<path d="M{tx + i * 15} {y0 + 46} h12 v-5 h-3 v-3 h-6 v3 h-3 z" fill="#222"/>')
     after = tx + shown * 15
-    more = f"\u00d7{n_tanks} + " if n_tanks > 3 else ("+ " if n_tanks else "")
-    parts.append(f'<text x="{after + 2}" y="{y0 + 47}" font-size="16" font-weight="bold">{more}{units}</text>')
+    more = f"\u00d7{n_tanks}+" if n_tanks > 2 else ("+ " if n_tanks else "")
+    size = 16 if n_tanks <= 2 else 14
+    parts.append(f'<text x="{after + 2}" y="{y0 + 47}" font-size="{size}" font-weight="bold">{more}{units}</text>')
     parts.append("</g>")
     return "".join(parts)
 
