@@ -269,8 +269,8 @@ TEXT = Catalogue("conquest", [
     T("reason.armistice", "armistice"),
     # -- pieces of sentences ------------------------------------------------------------------
     T("seat", "{seat} ({colour})"),
-    T("card", "{card} ({territory}, {symbol})"),
-    T("card.joker", "{card} ({symbol})"),
+    T("card", "{territory} ({symbol})"),  # a card by its name; its code {card} is only for the notation
+    T("card.joker", "{symbol}"),
     TN("armies", "{n} army", "{n} armies"),
     T("place.item", "{n} on {territory}"),
     T("bonus.item", "{theatre} {n}"),

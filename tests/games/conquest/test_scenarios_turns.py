@@ -161,7 +161,7 @@ def test_t14_elimination_passes_cards():
     _hand(s, "Red", *_cards("WCA", "ECA"))
     s, ev = play(s, "Red", "ATTACK GER POL ADVANCE=MAX", Dice(6, 6, 6, 1))
     assert s["status"][blue] == "ELIMINATED" and len(s["hands"][red]) == 5
-    assert any(e["to"] == [red] and "c1" in en(e["text"]) for e in ev)
+    assert any(e["to"] == [red] and "Alaska (infantry)" in en(e["text"]) for e in ev)  # card c1, by its name
     with pytest.raises(IllegalOrder, match="TRADE is not allowed in the offensive phase"):
         RULES.validate(s, red, RULES.parse("TRADE c1 c4 c7"))
     s, _ = play(s, "Red", "END_TURN")
