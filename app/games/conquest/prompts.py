@@ -100,6 +100,7 @@ def place_form(state: State, seat: str) -> dict[str, Any]:
                 "name": t,
                 "label": msg("choice.source", a=tname(t), n=state["armies"][t]),
                 "theatre": data.THEATRE[t],
+                "theatre_name": name("theatre", data.THEATRE[t]),
                 "type": "int",
                 "min": 0,
                 "max": top,
