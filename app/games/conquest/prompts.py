@@ -13,62 +13,81 @@ from app.games.text import Msg, listing, msg, name
 NUM = data.NUMBER
 
 
-
-
 def attack_pairs(state: State, seat: str) -> list[list[str]]:
     """Legal (origin, target) pairs: own origin with 2+ armies, enemy neighbour."""
     return [[a, b] for a in territories_of(state, seat) if state["armies"][a] >= 2 for b in enemy_neighbours(state, a)]
 
 
+def _movable(state: State, a: str) -> int:
+    """How many armies may still leave ``a`` this regroup (one stays; arrivals stay put)."""
+    left = state["moves_left"]
+    return int(min(state["armies"][a] - 1, left[a] if left is not None else state["armies"][a]))
+
+
 def move_pairs(state: State, seat: str) -> list[list[str]]:
     """Legal regroup pairs: own to own neighbour, with armies that may still move."""
-    left = state["moves_left"]
     out: list[list[str]] = []
     for a in territories_of(state, seat):
-        movable = min(state["armies"][a] - 1, left[a] if left is not None else state["armies"][a])
-        if movable < 1:
+        if _movable(state, a) < 1:
             continue
         out.extend([a, b] for b in data.NEIGHBOURS[a] if state["owner"][b] == seat)
     return out
 
 
 def _card_label(c: str) -> Msg:
+    """A card by its name: the territory and its unit, or a joker (the code is only in the notation)."""
     t = data.CARD_TERRITORY[c]
-    symbol = name("symbol", data.CARD_SYMBOL[c])
     if t is None:
-        return msg("choice.card_joker", card=c, symbol=symbol)
-    return msg("choice.card", card=c, territory=tname(t), symbol=symbol)
+        return msg("choice.card_joker")
+    return msg("choice.card", territory=tname(t), symbol=name("symbol", data.CARD_SYMBOL[c]))
 
 
 def _pair_label(state: State, a: str, b: str) -> Msg:
     return msg("choice.pair", a=tname(a), n=state["armies"][a], b=tname(b), m=state["armies"][b])
 
 
-def trade_form(state: State, seat: str) -> dict[str, Any]:
-    hand = sorted(state["hands"][seat], key=data.DECK.index)
-    pictured = sorted(
-        {t for t in (data.CARD_TERRITORY[c] for c in hand) if t is not None and state["owner"][t] == seat},
-        key=NUM.__getitem__,
-    )
-    fields: list[dict[str, Any]] = [
-        {
-            "name": "cards",
-            "label": msg("field.cards"),
-            "type": "multi",
-            "choices": [{"value": c, "label": _card_label(c)} for c in hand],
-        },
-    ]
-    if pictured:
-        fields.append(
-            {
+def _dice(state: State, a: str, b: str) -> tuple[int, int]:
+    """The dice each side rolls now (spec D4: never chosen)."""
+    return min(3, state["armies"][a] - 1), min(3, state["armies"][b])
+
+
+def _attack_label(state: State, a: str, b: str) -> Msg:
+    d, e = _dice(state, a, b)
+    return msg("choice.attack", a=tname(a), n=state["armies"][a], b=tname(b), m=state["armies"][b],
+               dice=msg("dice", n=d), against=e)
+
+
+def _source(state: State, a: str) -> Msg:
+    return msg("choice.source", a=tname(a), n=state["armies"][a])
+
+
+def _target(state: State, a: str, b: str) -> Msg:
+    d, e = _dice(state, a, b)
+    return msg("choice.target", b=tname(b), m=state["armies"][b], dice=msg("dice", n=d), against=e)
+
+
+def trade_forms(state: State, seat: str) -> list[dict[str, Any]]:
+    """One form per valid set in the hand (only legal trades), each with the bonus territories
+    that set may give (a pictured territory the seat owns, spec 5.1)."""
+    forms = []
+    for cards in valid_sets(state["hands"][seat]):
+        pictured = sorted({t for t in (data.CARD_TERRITORY[c] for c in cards)
+                           if t is not None and state["owner"][t] == seat}, key=NUM.__getitem__)
+        fields: list[dict[str, Any]] = []
+        if pictured:
+            fields.append({
                 "name": "bonus",
                 "label": msg("field.bonus"),
                 "type": "choice",
                 "required": False,
                 "choices": [{"value": t, "label": tname(t)} for t in pictured],
-            }
-        )
-    return {"label": msg("form.trade"), "base": {"type": "TRADE"}, "fields": fields}
+            })
+        forms.append({
+            "label": msg("form.trade_set", cards=listing([_card_label(c) for c in cards])),
+            "base": {"type": "TRADE", "cards": list(cards)},
+            "fields": fields,
+        })
+    return forms
 
 
 def place_form(state: State, seat: str) -> dict[str, Any]:
@@ -79,8 +98,9 @@ def place_form(state: State, seat: str) -> dict[str, Any]:
         fields.append(
             {
                 "name": t,
-                "label": msg("field.place", territory=tname(t), n=state["armies"][t],
-                             theatre=name("theatre", data.THEATRE[t])),
+                "label": msg("choice.source", a=tname(t), n=state["armies"][t]),
+                "theatre": data.THEATRE[t],
+                "theatre_name": name("theatre", data.THEATRE[t]),
                 "type": "int",
                 "min": 0,
                 "max": top,
@@ -99,7 +119,8 @@ def attack_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, An
                 "name": "pair",
                 "label": msg("field.attack_pair"),
                 "type": "choice",
-                "choices": [{"value": f"{a}-{b}", "label": _pair_label(state, a, b)} for a, b in pairs],
+                "choices": [{"value": f"{a}-{b}", "label": _attack_label(state, a, b), "from": a, "to": b,
+                             "from_label": _source(state, a), "to_label": _target(state, a, b)} for a, b in pairs],
             },
             {
                 "name": "repeat",
@@ -116,7 +137,8 @@ def attack_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, An
 
 
 def move_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]:
-    top = max(state["armies"][a] - 1 for a, _ in pairs)
+    movable = {a: _movable(state, a) for a, _ in pairs}
+    top = max(movable.values())
     return {
         "label": msg("form.move"),
         "base": {"type": "MOVE"},
@@ -125,7 +147,9 @@ def move_form(state: State, seat: str, pairs: list[list[str]]) -> dict[str, Any]
                 "name": "pair",
                 "label": msg("field.move_pair"),
                 "type": "choice",
-                "choices": [{"value": f"{a}-{b}", "label": _pair_label(state, a, b)} for a, b in pairs],
+                "choices": [{"value": f"{a}-{b}", "label": _pair_label(state, a, b), "from": a, "to": b,
+                             "max": movable[a], "from_label": _source(state, a), "to_label": _source(state, b)}
+                            for a, b in pairs],
             },
             {"name": "count", "label": msg("field.armies"), "type": "int", "min": 1, "max": top},
         ],
@@ -179,8 +203,8 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
         }
     forms: list[dict[str, Any]] = []
     hand = state["hands"][seat]
-    if phase == "MOBILISATION" and valid_sets(hand):
-        forms.append(trade_form(state, seat))
+    if phase == "MOBILISATION":
+        forms.extend(trade_forms(state, seat))
     if phase == "MOBILISATION" and len(hand) >= 5:
         title, kind = msg("prompt.trade_first.title", n=len(hand)), "mobilisation"
     elif phase == "MOBILISATION" and pool_total(state) > 0:
@@ -240,7 +264,7 @@ def _example(state: State, seat: str, forms: list[dict[str, Any]]) -> str:
     form = forms[0]
     kind = form["base"]["type"]
     if kind == "TRADE":
-        return format_order({"type": "TRADE", "cards": valid_sets(state["hands"][seat])[0]})
+        return format_order(form["base"])
     if kind == "PLACE":
         return f"PLACE {pool_total(state)} {form['fields'][0]['name']}"
     if kind in ("ATTACK", "MOVE"):

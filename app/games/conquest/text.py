@@ -269,8 +269,8 @@ TEXT = Catalogue("conquest", [
     T("reason.armistice", "armistice"),
     # -- pieces of sentences ------------------------------------------------------------------
     T("seat", "{seat} ({colour})"),
-    T("card", "{card} ({territory}, {symbol})"),
-    T("card.joker", "{card} ({symbol})"),
+    T("card", "{territory} ({symbol})"),  # a card by its name; its code {card} is only for the notation
+    T("card.joker", "{symbol}"),
     TN("armies", "{n} army", "{n} armies"),
     T("place.item", "{n} on {territory}"),
     T("bonus.item", "{theatre} {n}"),
@@ -397,16 +397,26 @@ TEXT = Catalogue("conquest", [
     T("prompt.place.only_in", "{n} only in {theatre}"),
     T("prompt.offensive.title", "Attack, regroup or end your turn"),
     T("prompt.regroup.title", "Regroup or end your turn"),
-    T("form.trade", "Trade cards"),
-    T("field.cards", "Three cards"),
+    T("page.trade", "Trade cards"),
     T("field.bonus", "+2 armies on (optional)"),
-    T("choice.card", "{card} {territory} ({symbol})"),
-    T("choice.card_joker", "{card} {symbol}"),
+    T("form.trade_set", "Trade {cards}"),
+    T("choice.card", "{territory} ({symbol})"),
+    T("choice.card_joker", "Joker"),
     T("form.place", "Place reinforcements"),
-    T("field.place", "{territory} ({n}) [{theatre}]"),
     T("form.attack", "Attack"),
     T("field.attack_pair", "From -> target"),
     T("choice.pair", "{a} ({n}) -> {b} ({m})"),
+    T("choice.attack", "{a} ({n}) -> {b} ({m}): {dice} against {against}"),
+    TN("dice", "{n} die", "{n} dice"),
+    T("choice.source", "{a} ({n})"),
+    T("choice.target", "{b} ({m}): {dice} against {against}"),
+    T("page.from", "From"),
+    T("page.target", "Target"),
+    T("page.to", "To"),
+    T("page.no_bonus", "No bonus"),
+    T("page.placed", "{n} of {total} placed"),
+    T("page.place_hint", "Tap a territory on the map to add one army there."),
+    T("page.attack_hint", "Tap your territory on the map, then the enemy one."),
     T("field.rolls", "Rolls"),
     T("choice.one_roll", "One roll"),
     T("choice.conquer", "Until conquered or halted"),
@@ -427,10 +437,46 @@ TEXT = Catalogue("conquest", [
     T("prompt.seat.leave.text", "Abandoning is final: the AI plays your seat from then on and you can no longer win."),
     # -- the board -----------------------------------------------------------------------------------
     T("board.title", "WW2 Conquest map"),
+    T("page.whole_map", "The whole map with its routes is below: slide it sideways or zoom in."),
     T("board.theatre", "{theatre} (+{bonus})"),
     T("board.tooltip", "{territory}: {seat} ({colour}), {armies}"),
     T("board.key", "{letter} = {seat} {colour}"),
     T("board.legend", "\u2014 land  - - sea  \u00b7\u00b7 air  \u2248 map edge  \u25a0 = 10 armies"),
+    # -- the one-page rules summary (templates/games/conquest/rules.html) ------------------------------
+    T("rules.title", "WW2 Conquest in one page"),
+    T("rules.aim.h", "Aim"),
+    T("rules.aim", "Each commander holds a secret objective card (in World Domination: control all 42 "
+                   "territories). The first to fulfil it on their own turn wins at once."),
+    T("rules.map.h", "The map"),
+    T("rules.map", "42 territories in six theatres. Neighbours are joined by a land border (solid line), a sea "
+                   "route (dashed), a route across the map edge (\u2248) or the air bridge over the Himalaya "
+                   "(dotted): all count alike for attacking and regrouping."),
+    T("rules.turn.h", "Your turn"),
+    T("rules.turn", "Three phases: mobilisation, offensive, regroup. In round 1 you only place armies."),
+    T("rules.mobilisation", "Mobilisation: you receive half your territories in armies (at least 3), plus the "
+                            "bonus of each theatre you control whole (beside its name on the map); a theatre bonus "
+                            "is placed in that theatre. Place them all on your territories."),
+    T("rules.cards", "Supply cards: after a turn in which you conquered, you draw one card. In mobilisation trade "
+                     "three (all one symbol, one of each symbol, or any three with a joker) for armies: 4, 6, 8, "
+                     "10, 12, 15, then 5 more each time, counting every trade of the game. A traded card showing "
+                     "a territory of yours puts 2 armies there. With 5 cards or more you must trade first."),
+    T("rules.offensive", "Offensive: attack an enemy neighbour from a territory of yours with at least 2 armies. "
+                         "You roll one die per army beyond the first (up to 3), the defender one per army (up to "
+                         "3). Highest against highest, then the next: each pair costs the loser one army, and ties "
+                         "go to the defender. Roll once, or until you conquer or halt."),
+    T("rules.advance", "Conquest: when the target has no army left it is yours; choose how many armies move in, "
+                       "from 1 up to the dice you rolled last."),
+    T("rules.regroup", "Regroup: move armies between neighbouring territories of yours; one army always stays "
+                       "behind and armies that arrived by regrouping do not move again this turn."),
+    T("rules.end.h", "Elimination and the end"),
+    T("rules.end", "Take a commander's last territory and you eliminate them and take their cards. At the round "
+                   "limit, or when no human commander is left, an armistice ends the game: most territories, "
+                   "then most armies, wins."),
+    T("rules.time", "Each turn has a deadline. Miss it and auto-command finishes your turn; after 3 missed turns "
+                    "in a row it plays for you until you resume command."),
+    T("rules.page.h", "On your page"),
+    T("rules.page", "The forms offer only legal choices: tap a territory on the map to choose it. You may also "
+                    "type orders, by mail or on the page, for example:"),
     # -- orders reserved for the server ------------------------------------------------------------
     T("unreadable.reserved", "{order} is not an order you can give: the server plays it for a seat "
                              "that misses its deadline."),

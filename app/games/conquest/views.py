@@ -82,6 +82,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "next_trade_value": data.trade_value(state["trades"] + 1),
         "draw_pile": len(state["draw"]),
         "discard": list(state["discard"]),
+        "discard_cards": [_card(c) for c in state["discard"]],
         "result": state["result"],
         "result_reason": name("reason", state["result"]["reason"]) if over else None,
         "viewer": seat,

@@ -8,7 +8,7 @@ from app.games.base import IllegalOrder
 from app.games.conquest import RULES
 from app.games.conquest import data as D
 from app.games.conquest.engine import start_turn
-from app.games.conquest.state import deal_objective
+from app.games.conquest.state import deal_objective, valid_sets
 from app.games.driver import play_random, replay, start
 
 from .helpers import Dice, en, play, scenario, seat, texts
@@ -161,7 +161,7 @@ def test_t14_elimination_passes_cards():
     _hand(s, "Red", *_cards("WCA", "ECA"))
     s, ev = play(s, "Red", "ATTACK GER POL ADVANCE=MAX", Dice(6, 6, 6, 1))
     assert s["status"][blue] == "ELIMINATED" and len(s["hands"][red]) == 5
-    assert any(e["to"] == [red] and "c1" in en(e["text"]) for e in ev)
+    assert any(e["to"] == [red] and "Alaska (infantry)" in en(e["text"]) for e in ev)  # card c1, by its name
     with pytest.raises(IllegalOrder, match="TRADE is not allowed in the offensive phase"):
         RULES.validate(s, red, RULES.parse("TRADE c1 c4 c7"))
     s, _ = play(s, "Red", "END_TURN")
@@ -170,8 +170,9 @@ def test_t14_elimination_passes_cards():
     assert en(RULES.owed(s)[red]["title"]).startswith("You hold 6 cards")
     with pytest.raises(IllegalOrder, match="You hold 6 cards"):
         RULES.validate(s, red, {"type": "PLACE", "GER": 1})
-    trade = RULES.owed(s)[red]["forms"][0]
-    assert trade["base"] == {"type": "TRADE"}
+    trades = RULES.owed(s)[red]["forms"]  # only trades: one form per valid set of the six cards
+    assert trades and all(f["base"]["type"] == "TRADE" for f in trades)
+    assert [f["base"]["cards"] for f in trades] == valid_sets(s["hands"][red])
     s, _ = play(s, "Red", {"type": "TRADE", "cards": _cards("ALA", "WUS", "ICE")})
     assert len(s["hands"][red]) == 3
 
