@@ -82,8 +82,9 @@ TEXT = Catalogue("dual_powers", [
     T("end.calendar", "end of the calendar"),
     T("end.solo", "end of round 3"),
     # -- cards ------------------------------------------------------------------------------
-    T("card.command", "{cid}: {days} days, {region}, recruit {recruit}, {action}, {vp} VP"),
-    T("card.leader", "{cid} {name}: {days} days, Leader Recruit + {special}"),
+    T("card.command", "{region}, {days} days: recruit {recruit} or {action}, {vp} VP"),
+    T("card.leader", "{name}: {days} days, Leader Recruit + {special}"),
+    T("card.name", "{region}, {days} days, {action}"),
     T("card.gives_bonus", "{card} - gives a bonus action"),
     # -- refusals ---------------------------------------------------------------------------
     T("refuse.game_over", "The game is over."),
@@ -215,6 +216,9 @@ TEXT = Catalogue("dual_powers", [
     T("prompt.unrest.title", "Unrest in {region}: score {vp} VP or take a bonus action"),
     T("prompt.unrest.score", "Score {vp} VP"),
     T("prompt.unrest.bonus", "Take a bonus action instead"),
+    T("form.hint", "Choose what to do with one card: each form offers only what the rules allow now. "
+                   "Where a form asks for a region, you may also tap the region on the board."),
+    T("form.bonus_hint", "Ending on day 15 or 31 gives a bonus action (optional)."),
     T("form.recruit", "Recruit"),
     T("form.move", "Move"),
     T("form.double", "Double Move"),
