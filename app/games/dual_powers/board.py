@@ -55,7 +55,7 @@ def _connection(conn: dict[str, Any], tr: Render) -> str:
     ly = my - 20 if horizontal else my + 5
     lx = mx if horizontal else mx + 12
     anchor = "middle" if horizontal else "start"
-    if conn["blockaded"]:
+    if conn["blockaded"] and not horizontal:  # between the columns there is no room: the cross says it
         out.append(_t(lx, ly, tr(msg("board.blockaded")), 11, anchor, "bold"))
     out.append(f"<title>{escape(conn['id'])}</title>")
     return "".join(out)
@@ -82,8 +82,8 @@ def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
     if reg["unrest"]:
         out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{BOX_W - 10}" height="{BOX_H - 10}" rx="7" '
                    'fill="none" stroke="#000" stroke-width="1.5"/>')
-    out.append(_t(x + 10, y + 24, tr(msg("board.region", region=reg["name"], colour=reg["colour"])), 14,
-                  weight="bold"))
+    title = tr(msg("board.region", region=reg["name"], colour=reg["colour"]))
+    out.append(_t(x + 10, y + 24, title, 14 if len(title) <= 26 else 12, weight="bold"))
     tags = []
     if reg["unrest"]:
         tags.append(tr(msg("board.unrest")))
@@ -171,7 +171,7 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) 
         '<line x1="0" y1="0" x2="0" y2="6" stroke="#888" stroke-width="2"/></pattern></defs>',
         f'<rect x="0" y="0" width="{W}" height="{H}" fill="#fff"/>',
         _t(20, 30, tr(msg("board.heading", turn=turn, status=to_act)), 18, weight="bold"),
-        _t(880, 30, tr(msg("board.blockade", connection=blocked["name"], id=blocked["id"])), 13, "end"),
+        _t(20, 50, tr(msg("board.blockade", connection=blocked["name"], id=blocked["id"])), 12),
     ]
     parts += [_connection(c, tr) for c in view["connections"]]
     parts += [_region(r, view["sides"], tr) for r in view["regions"]]

@@ -60,12 +60,14 @@ def turn_forms(state: State, seat: str) -> list[dict[str, Any]]:
     leaders = sorted((c for c in hand if data.CARDS[c]["kind"] == "leader"), key=data.CARD_ORDER.__getitem__)
     forms = []
     units = [u for u in state["supply"][seat] if data.TOKENS[u]["kind"] == "unit"]
-    if commands and units:
-        fields = [_choice("card", "field.card", _card_choices(state, commands)),
+    cheapest = min((data.TOKENS[u]["recruit"] for u in units), default=None)
+    recruiters = [c for c in commands if cheapest is not None and data.CARDS[c]["recruit"] >= cheapest]
+    if recruiters:
+        fields = [_choice("card", "field.card", _card_choices(state, recruiters)),
                   {"name": "units", "label": msg("field.units"), "type": "multi",
                    "choices": [{"value": u, "label": legal.unit_label(u), "title": u,
                                 "recruit": data.TOKENS[u]["recruit"]} for u in units]}]
-        forms.append(_form(state, seat, "form.recruit", "RECRUIT", commands, fields))
+        forms.append(_form(state, seat, "form.recruit", "RECRUIT", recruiters, fields))
     for action, label, names in (("MOVE", "form.move", ["card", "token", "to"]),
                                  ("DOUBLE", "form.double", ["card", "token", "to"])):
         opts = _options(state, seat, [c for c in commands if data.CARDS[c]["action"] == action], action)

@@ -10,7 +10,7 @@ import pytest
 from tests.browser import open_page, overflow, shot
 from tests.platform.helpers import create_game, game_row
 
-from .formfill import kind_of
+from .formfill import kind_of, legal_values
 
 pytestmark = pytest.mark.browser
 
@@ -91,3 +91,50 @@ def test_each_form_submits_in_chromium_at_phone_and_desk_sizes(live, runner, chr
         page.context.close()
     assert {"objective", "recruit", "leader", "pass"} <= set(posted), posted
     assert shots >= 4
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "el"])
+def test_the_seat_report_renders_in_each_language(app, client, runner, fixed_seed, lang):
+    import copy
+    import shutil
+    import subprocess
+
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.models import Report
+    from app.reports import render_pdf
+    from tests.browser import SCREENSHOTS
+
+    from .test_forms import _post
+
+    made = create_game(runner, "dual_powers", ("sov@example.org", "gov@example.org"))
+    links = {s["seat"]: s["link"] for s in made["seats"]}
+    rng = Random(5)
+    sent: set[tuple[int, str]] = set()
+    for _ in range(14):  # objectives and a few turns: cards played, tokens on the board
+        game = game_row(app, made["game"])
+        seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
+        sent.add((game.step_no, seat))
+        forms = game.owed[seat]["forms"]
+        index = next((i for i, f in enumerate(forms) if kind_of(f) == "recruit"), 0)
+        assert _post(client, links[seat], legal_values(forms[index], rng), index).status_code == 303
+    with Session(get_engine(app)) as s:
+        report = s.exec(select(Report).where(Report.game_id == made["game"], Report.seat == "SOV")
+                        .order_by(Report.step_no.desc())).first()
+    assert report is not None
+    context = copy.deepcopy(report.context)
+    context.setdefault("player", {})["language"] = lang
+    with app.app_context():
+        pdf = render_pdf(context, links["SOV"])
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"dual_powers-report-{lang}.pdf"
+    path.write_bytes(pdf)
+    assert shutil.which("pdftoppm")
+    subprocess.run(["pdftoppm", "-r", "60", "-png", str(path), str(SCREENSHOTS / f"dual_powers-report-{lang}")],
+                   check=True)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True,
+                          text=True).stdout
+    words = {"en": "Your hand", "pt": "A sua mão", "el": "Το χέρι σας"}
+    assert words[lang] in text
+    assert "C-RED-" not in text and "C-GRN-" not in text  # cards by name, not by code
