@@ -70,7 +70,7 @@ def _token(x: float, y: float, tok: dict[str, Any]) -> str:
         rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="url(#dp-hatch)" '
                 f'stroke="{stroke}" stroke-width="2" stroke-dasharray="4 3"/>')
     label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
-    return (rect + _t(x + 4, y + 20, label, 13, weight="bold")
+    return (rect + _t(x + 4, y + 20, label, 13 if len(label) <= 3 else 11, weight="bold")
             + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold"))
 
 

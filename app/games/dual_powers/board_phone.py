@@ -89,7 +89,8 @@ def _token(x: float, y: float, tok: dict[str, Any]) -> str:
     label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
     return (f'<rect x="{x:.0f}" y="{y:.0f}" width="56" height="27" rx="4" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="2.5"{dash}><title>{escape(tok["id"])}</title></rect>'
-            + _t(x + 4, y + 19, label, 13, weight="bold") + _t(x + 52, y + 19, tok["strength"], 14, "end", "bold"))
+            + _t(x + 4, y + 19, label, 13 if len(label) <= 3 else 11, weight="bold")
+            + _t(x + 52, y + 19, tok["strength"], 14, "end", "bold"))
 
 
 def _region(reg: dict[str, Any], tr: Render) -> str:

@@ -84,7 +84,7 @@ TEXT = Catalogue("dual_powers", [
     # -- cards ------------------------------------------------------------------------------
     T("card.command", "{region}, {days} days: recruit {recruit} or {action}, {vp} VP"),
     T("card.leader", "{name}: {days} days, Leader Recruit + {special}"),
-    T("card.name", "{region}, {days} days, {action}"),
+    T("card.name", "{action} ({region}, {days} days)"),
     T("card.gives_bonus", "{card} - gives a bonus action"),
     # -- refusals ---------------------------------------------------------------------------
     T("refuse.game_over", "The game is over."),

@@ -80,7 +80,7 @@ def test_errors_speak_of_the_board():
     with pytest.raises(IllegalOrder, match="Petrograd Side cannot be reached from Vyborg Side: the "
                                            r"connection \(Sampsonievsky Bridge\) is blockaded"):
         RULES.validate(state, "SOV", RULES.parse("PLAY C-RED-2 MOVE R05 TO GRN"))
-    with pytest.raises(IllegalOrder, match="Vyborg Side, 3 days, Refresh is not in your hand"):
+    with pytest.raises(IllegalOrder, match=r"Refresh \(Vyborg Side, 3 days\) is not in your hand"):
         RULES.validate(state, "SOV", RULES.parse("PLAY C-RED-3 PASS"))
     with pytest.raises(IllegalOrder, match="It is not your turn"):
         RULES.validate(state, "GOV", RULES.parse("PLAY C-RED-2 PASS"))
