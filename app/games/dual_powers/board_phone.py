@@ -78,8 +78,8 @@ def _connection(conn: dict[str, Any]) -> str:
         return (f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#555" stroke-width="8">'
                 f'<title>{escape(conn["id"])}</title></line>')
     return (f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#000" stroke-width="5" '
-            f'stroke-dasharray="4 4"/><path d="M{mx - 11:.0f} {my - 11:.0f} L{mx + 11:.0f} {my + 11:.0f} '
-            f'M{mx + 11:.0f} {my - 11:.0f} L{mx - 11:.0f} {my + 11:.0f}" stroke="#000" stroke-width="5">'
+            f'stroke-dasharray="4 4"/><path d="M{mx - 8:.0f} {my - 8:.0f} L{mx + 8:.0f} {my + 8:.0f} '
+            f'M{mx + 8:.0f} {my - 8:.0f} L{mx - 8:.0f} {my + 8:.0f}" stroke="#000" stroke-width="4">'
             f'<title>{escape(conn["id"])}</title></path>')
 
 

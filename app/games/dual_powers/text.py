@@ -218,6 +218,7 @@ TEXT = Catalogue("dual_powers", [
     T("prompt.unrest.bonus", "Take a bonus action instead"),
     T("form.hint", "Choose what to do with one card: each form offers only what the rules allow now. "
                    "Where a form asks for a region, you may also tap the region on the board."),
+    T("form.hint_region", "You may also tap a region on the board to choose it."),
     T("form.bonus_hint", "Ending on day 15 or 31 gives a bonus action (optional)."),
     T("form.recruit", "Recruit"),
     T("form.move", "Move"),

@@ -4,13 +4,17 @@ an illegal combination posted by hand is refused in the player's language, with 
 from __future__ import annotations
 
 import re
+from html import unescape
 from random import Random
+from urllib.parse import parse_qsl
 
 import pytest
 from sqlmodel import Session, select
 
 from app.db import get_engine
+from app.games.dual_powers import RULES
 from app.models import Order
+from app.turns import forms as platform_forms
 from tests.platform.helpers import create_game, csrf_of, game_row, path_of, step_of
 
 from .formfill import kind_of, legal_values
@@ -115,3 +119,53 @@ def test_a_connection_for_a_leader_without_mobilize_is_refused_and_changes_nothi
     assert resp.status_code == 422
     assert "Only Mobilize Protest takes a connection" in resp.get_data(as_text=True)
     assert (_orders(app, made["game"]), game_row(app, made["game"]).step_no) == before
+
+
+def _to_a_move(app, client, runner):
+    """A two-player game played through the page (recruiting first) until a seat may move a token."""
+    made = create_game(runner, "dual_powers", ("sov@example.org", "gov@example.org"))
+    links = {s["seat"]: s["link"] for s in made["seats"]}
+    rng = Random(11)
+    sent: set[tuple[int, str]] = set()
+    for _ in range(30):
+        game = game_row(app, made["game"])
+        seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
+        forms = game.owed[seat]["forms"]
+        moving = [i for i, f in enumerate(forms) if f.get("combos")]
+        if moving:
+            return made, links[seat], game, seat, moving[0]
+        sent.add((game.step_no, seat))
+        index = next((i for i, f in enumerate(forms) if kind_of(f) == "recruit"), 0)
+        assert _post(client, links[seat], legal_values(forms[index], rng), index).status_code == 303
+    raise AssertionError("no seat could move a token")
+
+
+def _combo_options(html: str, index: int) -> list[str]:
+    form = html.split(f'name="form_index" value="{index}"', 1)[1].split("</form>", 1)[0]
+    select = form.split('name="combo"', 1)[1].split("</select>", 1)[0]
+    return [unescape(v) for v in re.findall(r'<option value="([^"]*)"', select)]
+
+
+def test_without_javascript_a_form_offers_one_select_of_its_legal_combinations(app, client, runner, fixed_seed):
+    made, link, game, seat, index = _to_a_move(app, client, runner)
+    form = game.owed[seat]["forms"][index]
+    html = client.get(path_of(link)).get_data(as_text=True)
+    options = [dict(parse_qsl(v)) for v in _combo_options(html, index)]
+    assert len(options) == len(form["combos"])
+    for option, combo in zip(options, form["combos"], strict=True):
+        assert {k: option[k] for k in combo} == combo
+        order = {**form["base"], **option}
+        RULES.validate(game.state, seat, order)  # every offered combination is legal
+    # the per-field selects that a script shows are disabled (not posted) without JavaScript
+    body = html.split(f'name="form_index" value="{index}"', 1)[1].split("</form>", 1)[0]
+    assert re.search(r'<select id="dp\d+-token" name="token"[^>]*disabled', body)
+
+
+@pytest.mark.skipif(not hasattr(platform_forms, "combo_select"),
+                    reason="a posted combo is read by the platform's tied choices")
+def test_a_posted_combination_is_accepted(app, client, runner, fixed_seed):
+    made, link, game, seat, index = _to_a_move(app, client, runner)
+    html = client.get(path_of(link)).get_data(as_text=True)
+    value = _combo_options(html, index)[-1]
+    resp = _post(client, link, {"combo": value}, index)
+    assert resp.status_code == 303, resp.get_data(as_text=True)[:2000]
