@@ -93,6 +93,39 @@ def test_each_form_submits_in_chromium_at_phone_and_desk_sizes(live, runner, chr
     assert shots >= 4
 
 
+
+def test_a_solo_game_plays_in_chromium_with_and_without_javascript(live, runner, chromium, fixed_seed):
+    made = create_game(runner, "dual_powers", ("solo@example.org",), "--option", "solo=true", "--option",
+                       "difficulty=2", "--option", "faction=SOV")
+    link = made["seats"][0]["link"]
+    rng = Random(9)
+    posted: dict[str, int] = {}
+    for n in range(8):
+        game = game_row(live, made["game"])
+        if not game.owed or game.status != "running":
+            break
+        forms = game.owed["SOV"]["forms"]
+        index = min(range(len(forms)), key=lambda i: (posted.get(kind_of(forms[i]), 0), rng.random()))
+        kind = kind_of(forms[index])
+        plain = open_page(chromium, link, "phone", javascript=False)
+        assert overflow(plain) == 0, "sideways scroll without JavaScript"
+        if forms[index].get("combos"):  # one select of the legal combinations, the per-field selects disabled
+            assert plain.locator("details.dp-form").nth(index).locator("select[name=combo]").count() == 1
+            shot(plain, f"dual_powers-solo-nojs-{kind}-phone")
+        plain.context.close()
+        page = open_page(chromium, link, "phone" if n % 2 else "desk")
+        assert overflow(page) == 0, (kind, page.evaluate(WIDE))
+        _fill(page, index, kind, rng)
+        if not posted.get(kind):
+            shot(page, f"dual_powers-solo-{kind}-{'phone' if n % 2 else 'desk'}")
+        page.locator("details.dp-form").nth(index).locator("button[type=submit]").click()
+        page.wait_for_load_state()
+        assert "Your order" in page.inner_text("body"), kind
+        posted[kind] = posted.get(kind, 0) + 1
+        page.context.close()
+    assert {"recruit", "leader"} <= set(posted), posted
+
+
 @pytest.mark.parametrize("lang", ["en", "pt", "el"])
 def test_the_seat_report_renders_in_each_language(app, client, runner, fixed_seed, lang):
     import copy
