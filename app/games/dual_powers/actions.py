@@ -32,7 +32,7 @@ def _card_in_hand(state: State, seat: str, card: Any) -> str:
     if not isinstance(card, str) or card not in data.CARDS:
         raise TEXT.refuse("refuse.no_card", card=repr(card))
     if card not in state["hands"][seat]:
-        raise TEXT.refuse("refuse.not_in_hand", card=card)
+        raise TEXT.refuse("refuse.not_in_hand", card=data.card_name(card))
     return card
 
 
@@ -195,10 +195,11 @@ def apply_play(state: State, seat: str, order: Order, rng: Any, events: list[Eve
         raise TEXT.refuse("refuse.no_action", action=repr(action), actions=", ".join(ACTIONS))
     if info["kind"] == "command":
         if action not in ("PASS", "RECRUIT", info["action"]):
-            raise TEXT.refuse("refuse.command_actions", card=card, action=name("action", info["action"]))
+            raise TEXT.refuse("refuse.command_actions", card=data.card_name(card),
+                              action=name("action", info["action"]))
     elif action not in ("PASS", "LEADER", "SPY_FIRST") or (
             action == "SPY_FIRST" and info["special"] != "ESPIONAGE"):
-        raise TEXT.refuse("refuse.leader_actions", card=card, special=name("special", info["special"]))
+        raise TEXT.refuse("refuse.leader_actions", card=data.card_name(card), special=name("special", info["special"]))
     fields = {"PASS": set(), "RECRUIT": {"units"}, "MOVE": {"token", "to"},
               "DOUBLE": {"token", "to", "via"}, "REFRESH": {"token"},
               "LEADER": {"region", "special", "special_first", "connection"}, "SPY_FIRST": set()}[action]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from app.games.dual_powers.board_phone import FILL, OWNER_STROKE, _t, board_svg_phone
 from app.games.dual_powers.text import TEXT, msg
 from app.games.text import Render
 
@@ -19,17 +20,6 @@ COLS = (20, 322, 624)
 ROWS = (60, 340)
 #: Ring order laid out as a loop: top row left to right, bottom row right to left.
 POS = {"RED": (0, 0), "GRN": (1, 0), "BLU": (2, 0), "WHT": (2, 1), "BRN": (1, 1), "PUR": (0, 1)}
-FILL = {"RED": "#f6d2d2", "GRN": "#d5ecd2", "BLU": "#d4e2f5", "WHT": "#ffffff", "BRN": "#e8dccb",
-        "PUR": "#e6d6ee"}
-OWNER_STROKE = {"SOV": "#b00000", "GOV": "#1f3f8f", "OPP": "#000000", "NEU": "#2e7d32"}
-
-
-def _t(x: float, y: float, text: Any, size: int = 14, anchor: str = "start", weight: str = "normal",
-       fill: str = "#000") -> str:
-    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}" '
-            f'font-weight="{weight}" fill="{fill}" font-family="sans-serif">{escape(str(text))}</text>')
-
-
 def _box(region: str) -> tuple[int, int]:
     col, row = POS[region]
     return COLS[col], ROWS[row]
@@ -65,9 +55,9 @@ def _connection(conn: dict[str, Any], tr: Render) -> str:
     ly = my - 20 if horizontal else my + 5
     lx = mx if horizontal else mx + 12
     anchor = "middle" if horizontal else "start"
-    out.append(_t(lx, ly, conn["id"], 11, anchor, "bold"))
-    if conn["blockaded"] and not horizontal:
-        out.append(_t(lx, ly + 16, tr(msg("board.blockaded")), 11, anchor, "bold"))
+    if conn["blockaded"] and not horizontal:  # between the columns there is no room: the cross says it
+        out.append(_t(lx, ly, tr(msg("board.blockaded")), 11, anchor, "bold"))
+    out.append(f"<title>{escape(conn['id'])}</title>")
     return "".join(out)
 
 
@@ -80,19 +70,20 @@ def _token(x: float, y: float, tok: dict[str, Any]) -> str:
         rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="url(#dp-hatch)" '
                 f'stroke="{stroke}" stroke-width="2" stroke-dasharray="4 3"/>')
     label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
-    return (rect + _t(x + 4, y + 20, label, 13, weight="bold")
+    return (rect + _t(x + 4, y + 20, label, 13 if len(label) <= 3 else 11, weight="bold")
             + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold"))
 
 
 def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
     x, y = _box(reg["id"])
-    out = [f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="10" fill="{FILL[reg["id"]]}" '
-           f'stroke="#000" stroke-width="{4 if reg["unrest"] else 1.5}"/>']
+    out = [f'<g class="dp-region" data-region="{reg["id"]}">',
+           f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="10" fill="{FILL[reg["id"]]}" '
+           f'stroke="#000" stroke-width="{4 if reg["unrest"] else 1.5}"><title>{reg["id"]}</title></rect>']
     if reg["unrest"]:
         out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{BOX_W - 10}" height="{BOX_H - 10}" rx="7" '
                    'fill="none" stroke="#000" stroke-width="1.5"/>')
-    out.append(_t(x + 10, y + 24, tr(msg("board.region", region=reg["name"], colour=reg["colour"])), 14,
-                  weight="bold"))
+    title = tr(msg("board.region", region=reg["name"], colour=reg["colour"]))
+    out.append(_t(x + 10, y + 24, title, 14 if len(title) <= 26 else 12, weight="bold"))
     tags = []
     if reg["unrest"]:
         tags.append(tr(msg("board.unrest")))
@@ -112,6 +103,7 @@ def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
         bottom.insert(0, tr(msg("board.more", n=len(reg["tokens"]) - len(shown))))
     if bottom:
         out.append(_t(x + 10, y + BOX_H - 8, "; ".join(bottom), 11))
+    out.append("</g>")
     return "".join(out)
 
 
@@ -167,6 +159,10 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) 
     if view.get("winner"):
         to_act = msg("board.winner", seat=msg(f"seat.{view['winner']}"))
     blocked = next(c for c in view["connections"] if c["blockaded"])
+    if view.get("layout") == "phone":
+        status = tr(to_act).lstrip(", ") if to_act else ""
+        return board_svg_phone(view, tr, tr(msg("board.heading", turn=turn, status="")), status,
+                               tr(msg("board.blockade", connection=blocked["name"], id=blocked["id"])))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" role="img" '
         f'aria-label="{escape(tr(msg("board.aria")))}">',
@@ -175,7 +171,7 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) 
         '<line x1="0" y1="0" x2="0" y2="6" stroke="#888" stroke-width="2"/></pattern></defs>',
         f'<rect x="0" y="0" width="{W}" height="{H}" fill="#fff"/>',
         _t(20, 30, tr(msg("board.heading", turn=turn, status=to_act)), 18, weight="bold"),
-        _t(880, 30, tr(msg("board.blockade", connection=blocked["name"], id=blocked["id"])), 13, "end"),
+        _t(20, 50, tr(msg("board.blockade", connection=blocked["name"], id=blocked["id"])), 12),
     ]
     parts += [_connection(c, tr) for c in view["connections"]]
     parts += [_region(r, view["sides"], tr) for r in view["regions"]]

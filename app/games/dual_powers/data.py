@@ -180,10 +180,19 @@ def card_label(cid: str) -> dict[str, Any]:
     """A card as a player reads it (a message): days, region, recruit value, action and VP."""
     card = CARDS[cid]
     if card["kind"] == "leader":
-        return msg("card.leader", cid=cid, name=term("leader", cid), days=card["days"],
+        return msg("card.leader", name=term("leader", cid), days=card["days"],
                    special=term("special", card["special"]))
-    return msg("card.command", cid=cid, days=card["days"], region=term("region", card["region"]),
+    return msg("card.command", days=card["days"], region=term("region", card["region"]),
                recruit=card["recruit"], action=term("action", card["action"]), vp=card["vp"])
+
+
+def card_name(cid: str) -> dict[str, Any]:
+    """A card's short name (a message): "Vyborg Side, 5 days, Move", or the leader's name."""
+    card = CARDS[cid]
+    if card["kind"] == "leader":
+        return term("leader", cid)
+    return msg("card.name", region=term("region", card["region"]), days=card["days"],
+               action=term("action", card["action"]))
 
 
 def token_name(token: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import State
-from app.games.dual_powers import choices, data, notation, position, rounds
+from app.games.dual_powers import choices, data, legal, notation, position, rounds
 from app.games.dual_powers.text import connection, msg, name
 from app.games.dual_powers.text import seat as sname
 
@@ -24,102 +24,96 @@ def _choice(field_name: str, label: Any, items: list[dict[str, Any]], required: 
 
 
 def _card_choices(state: State, cards: list[str]) -> list[dict[str, Any]]:
-    out = []
-    for c in sorted(cards, key=data.CARD_ORDER.__getitem__):
-        label = data.card_label(c)
-        if choices.would_bonus(state, data.CARDS[c]["days"]):
-            label = msg("card.gives_bonus", card=label)
-        out.append({"value": c, "label": label})
-    return out
+    return [legal.card_choice(state, c) for c in sorted(cards, key=data.CARD_ORDER.__getitem__)]
 
 
 def _regions() -> list[dict[str, Any]]:
-    return [{"value": r, "label": msg("choice.region", region=name("region", r), colour=name("colour", r))}
-            for r in data.REGIONS]
+    return [legal.region_choice(r) for r in data.REGIONS]
 
 
-def _token_label(state: State, t: str) -> dict[str, Any]:
-    at = state["board"][t]
-    side = name("state", "fresh" if at["fresh"] else "exhausted")
-    strength = position.token_strength(state, t)
-    return msg("choice.token", token=position.tname(t), region=position.rname(at["region"]), state=side,
-               strength=strength)
-
-
-def _board_tokens(state: State, seat: str, exhausted_only: bool = False) -> list[dict[str, str]]:
+def _options(state: State, seat: str, cards: list[str], action: str) -> list[dict[str, Any]]:
+    """Every legal action part of kind ``action`` after each of ``cards``, with its card."""
     out = []
-    for t in sorted(state["board"], key=data.TOKEN_ORDER.__getitem__):
-        if position.owner(state, t) not in (seat, None):
-            continue
-        if exhausted_only and state["board"][t]["fresh"]:
-            continue
-        out.append({"value": t, "label": _token_label(state, t)})
+    for card in cards:
+        for group in choices.action_options(state, seat, card):
+            out += [{"card": card, **part} for part in group if part["action"] == action]
     return out
 
 
-def _supply_units(state: State, seat: str, only_value: int | None = None) -> list[dict[str, str]]:
-    out = []
-    for u in state["supply"][seat]:
-        info = data.TOKENS[u]
-        if info["kind"] != "unit" or (only_value is not None and info["recruit"] != only_value):
+def _form(state: State, seat: str, label: str, action: str, cards: list[str], fields: list[dict[str, Any]],
+          with_bonus: bool = True, **extra: Any) -> dict[str, Any]:
+    form: dict[str, Any] = {"label": msg(label), "base": {"type": "PLAY", "action": action}, "fields": fields,
+                            **extra}
+    if with_bonus:
+        form["fields"] = fields + legal.bonus_fields(state, seat, cards)
+    return form
+
+
+LABELS = {"card": msg("field.card"), "token": msg("field.token"), "to": msg("field.to"),
+          "via": msg("field.via")}
+
+
+def turn_forms(state: State, seat: str) -> list[dict[str, Any]]:
+    """One form per kind of action, each offering only the cards (and tokens, regions) it may take."""
+    hand = state["hands"][seat]
+    commands = sorted(choices.command_cards(hand), key=data.CARD_ORDER.__getitem__)
+    leaders = sorted((c for c in hand if data.CARDS[c]["kind"] == "leader"), key=data.CARD_ORDER.__getitem__)
+    forms = []
+    units = [u for u in state["supply"][seat] if data.TOKENS[u]["kind"] == "unit"]
+    cheapest = min((data.TOKENS[u]["recruit"] for u in units), default=None)
+    recruiters = [c for c in commands if cheapest is not None and data.CARDS[c]["recruit"] >= cheapest]
+    if recruiters:
+        fields = [_choice("card", "field.card", _card_choices(state, recruiters)),
+                  {"name": "units", "label": msg("field.units"), "type": "multi",
+                   "choices": [{"value": u, "label": legal.unit_label(u), "title": u,
+                                "recruit": data.TOKENS[u]["recruit"]} for u in units]}]
+        forms.append(_form(state, seat, "form.recruit", "RECRUIT", recruiters, fields))
+    for action, label, names in (("MOVE", "form.move", ["card", "token", "to"]),
+                                 ("DOUBLE", "form.double", ["card", "token", "to"])):
+        opts = _options(state, seat, [c for c in commands if data.CARDS[c]["action"] == action], action)
+        if not opts:
             continue
-        out.append({"value": u, "label": msg("choice.unit", unit=u, recruit=info["recruit"], fresh=info["fresh"],
-                                             exhausted=info["exhausted"])})
-    return out
-
-
-def bonus_fields(state: State, seat: str) -> list[dict[str, Any]]:
-    kinds = [{"value": k, "label": msg(f"choice.bonus.{k}")} for k in ("RECRUIT", "MOVE", "REFRESH", "DRAW")]
-    if state["solo"]:
-        kinds.append({"value": "ORGANIZE", "label": msg("choice.bonus.ORGANIZE")})
-    tokens = _board_tokens(state, seat) + _supply_units(state, seat, 1)
-    return [_choice("bonus", "field.bonus", kinds, required=False),
-            _choice("bonus_token", "field.bonus_token", tokens, required=False),
-            _choice("bonus_to", "field.bonus_to", _regions(), required=False)]
+        cards = sorted({o["card"] for o in opts}, key=data.CARD_ORDER.__getitem__)
+        fields = legal.chain(opts, names, LABELS, state)
+        extra: dict[str, Any] = {"combos": legal.combos(opts, names)}
+        if action == "DOUBLE":
+            two = [o for o in opts if o.get("via")]
+            if two:
+                fields.append(legal.chain(two, ["to", "via"], LABELS, state, {"via": False})[1])
+            extra["routes"] = legal.combos(two, ["token", "to", "via"])
+        forms.append(_form(state, seat, label, action, cards, fields, **extra))
+    opts = _options(state, seat, [c for c in commands if data.CARDS[c]["action"] == "REFRESH"], "REFRESH")
+    if opts:
+        cards = sorted({o["card"] for o in opts}, key=data.CARD_ORDER.__getitem__)
+        fields = legal.chain(opts, ["card", "token"], {**LABELS, "token": msg("field.refresh_token")}, state)
+        forms.append(_form(state, seat, "form.refresh", "REFRESH", cards, fields,
+                           combos=legal.combos(opts, ["card", "token"])))
+    if leaders:
+        fields = [_choice("card", "field.card", _card_choices(state, leaders)),
+                  _choice("region", "field.leader_region", _regions(), False),
+                  {"name": "special", "label": msg("field.special"), "type": "bool"},
+                  {"name": "special_first", "label": msg("field.special_first"), "type": "bool"}]
+        mobilizers = [c for c in leaders if data.CARDS[c]["special"] == "MOBILIZE"]
+        if mobilizers:
+            conns = [{"value": c, "label": msg("choice.connection", connection=connection(c), a=position.rname(a),
+                                               b=position.rname(b)), "title": c, "when": mobilizers}
+                     for c, (a, b) in data.CONNECTIONS.items() if c != state["blockade"]]
+            field = _choice("connection", "field.connection", conns, False)
+            field["depends_on"] = "card"
+            fields.append(field)
+        forms.append(_form(state, seat, "form.leader", "LEADER", leaders, fields))
+    spies = [c for c in leaders if data.CARDS[c]["special"] == "ESPIONAGE"]
+    if spies:
+        forms.append(_form(state, seat, "form.spy_first", "SPY_FIRST", spies,
+                           [_choice("card", "field.card", _card_choices(state, spies))], with_bonus=False))
+    cards = sorted(hand, key=data.CARD_ORDER.__getitem__)
+    if cards:
+        forms.append(_form(state, seat, "form.pass", "PASS", cards,
+                           [_choice("card", "field.card", _card_choices(state, cards))]))
+    return forms
 
 
 def turn_prompt(state: State, seat: str) -> Prompt:
-    hand = state["hands"][seat]
-    commands = choices.command_cards(hand)
-    leaders = [c for c in hand if data.CARDS[c]["kind"] == "leader"]
-    bonus_possible = any(choices.would_bonus(state, data.CARDS[c]["days"]) for c in hand)
-    extra = bonus_fields(state, seat) if bonus_possible else []
-    forms = []
-
-    def add(label: str, base: dict[str, Any], cards: list[str], fields: list[dict[str, Any]],
-            with_bonus: bool = True) -> None:
-        empty = any(f["type"] == "choice" and f.get("required", True) and not f["choices"] for f in fields)
-        if cards and not empty:
-            full_base: dict[str, Any] = {"type": "PLAY", **base}
-            forms.append({"label": msg(label), "base": full_base,
-                          "fields": [_choice("card", "field.card", _card_choices(state, cards)), *fields]
-                          + (extra if with_bonus else [])})
-
-    add("form.recruit", {"action": "RECRUIT"}, commands,
-        [{"name": "units", "label": msg("field.units"),
-          "type": "multi", "choices": _supply_units(state, seat)}])
-    by_action = {a: [c for c in commands if data.CARDS[c]["action"] == a] for a in data.ACTION_NAMES}
-    add("form.move", {"action": "MOVE"}, by_action["MOVE"],
-        [_choice("token", "field.token", _board_tokens(state, seat)), _choice("to", "field.to", _regions())])
-    add("form.double", {"action": "DOUBLE"}, by_action["DOUBLE"],
-        [_choice("token", "field.token", _board_tokens(state, seat)),
-         _choice("via", "field.via", _regions(), required=False),
-         _choice("to", "field.to", _regions())])
-    add("form.refresh", {"action": "REFRESH"}, by_action["REFRESH"],
-        [_choice("token", "field.refresh_token", _board_tokens(state, seat, True))])
-    leader_fields = [_choice("region", "field.leader_region", _regions(), False),
-                     {"name": "special", "label": msg("field.special"), "type": "bool"},
-                     {"name": "special_first", "label": msg("field.special_first"), "type": "bool"}]
-    if any(data.CARDS[c]["special"] == "MOBILIZE" for c in leaders):
-        conns = [{"value": c, "label": msg("choice.connection", connection=connection(c), a=position.rname(a),
-                                           b=position.rname(b))}
-                 for c, (a, b) in data.CONNECTIONS.items() if c != state["blockade"]]
-        leader_fields.append(_choice("connection", "field.connection", conns, False))
-    add("form.leader", {"action": "LEADER"}, leaders, leader_fields)
-    spies = [c for c in leaders if data.CARDS[c]["special"] == "ESPIONAGE"]
-    add("form.spy_first", {"action": "SPY_FIRST"},
-        spies, [], with_bonus=False)
-    add("form.pass", {"action": "PASS"}, hand, [])
     n = state["turn"] + 1
     return {
         "kind": "turn",
@@ -128,7 +122,7 @@ def turn_prompt(state: State, seat: str) -> Prompt:
                     wotp=sname(state["wotp"]), blocked=connection(state["blockade"]),
                     unrest=position.rname(state["tiles"]["unrest"])),
         "example": notation.format_order(choices.default_play(state, seat)),
-        "forms": forms,
+        "forms": turn_forms(state, seat),
         "seconds": 48 * HOUR,
     }
 
@@ -157,18 +151,18 @@ def owed(state: State) -> dict[str, Prompt]:
         fields = [_choice("region", msg("prompt.place.region", leader=name("leader", state["pending"])),
                           _regions(), False)]
         if state["bonus"]:
-            fields += bonus_fields(state, seat)
+            fields += legal.bonus_fields(state, seat, None)
         return {seat: {"kind": "turn_part2", "title": msg("prompt.place.title"),
                        "example": f"PLACE {state['tiles']['unrest']}",
                        "forms": [{"label": msg("prompt.place.form"), "base": {"type": "PLACE"}, "fields": fields}],
                        "seconds": 24 * HOUR}}
     vp = data.UNREST_VP[state["month"]]
+    forms: list[dict[str, Any]] = [{"label": msg("prompt.unrest.score", vp=vp),
+                                    "base": {"type": "UNREST", "choice": "SCORE"}, "fields": []}]
+    bonus = legal.bonus_fields(state, seat, None, required=True)
+    if bonus:
+        forms.append({"label": msg("prompt.unrest.bonus"), "base": {"type": "UNREST", "choice": "BONUS"},
+                      "fields": bonus})
     return {seat: {"kind": "unrest_choice",
                    "title": msg("prompt.unrest.title", region=position.rname(state["tiles"]["unrest"]), vp=vp),
-                   "example": "UNREST SCORE",
-                   "forms": [{"label": msg("prompt.unrest.score", vp=vp), "base": {"type": "UNREST", "choice": "SCORE"},
-                              "fields": []},
-                             {"label": msg("prompt.unrest.bonus"), "base": {"type": "UNREST",
-                                                                               "choice": "BONUS"},
-                              "fields": bonus_fields(state, seat)}],
-                   "seconds": 24 * HOUR}}
+                   "example": "UNREST SCORE", "forms": forms, "seconds": 24 * HOUR}}

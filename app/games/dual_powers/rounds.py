@@ -100,7 +100,7 @@ def _draw_to(state: State, rng: Any, n: int, events: list[Event]) -> list[str]:
 def _you_draw(cards: list[str]) -> dict[str, Any]:
     if not cards:
         return msg("event.you_draw_none")
-    return msg("event.you_draw_cards", cards=listing(cards))
+    return msg("event.you_draw_cards", cards=listing(data.card_name(c) for c in cards))
 
 
 def start_round(state: State, rng: Any, events: list[Event]) -> None:

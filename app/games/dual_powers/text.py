@@ -82,8 +82,9 @@ TEXT = Catalogue("dual_powers", [
     T("end.calendar", "end of the calendar"),
     T("end.solo", "end of round 3"),
     # -- cards ------------------------------------------------------------------------------
-    T("card.command", "{cid}: {days} days, {region}, recruit {recruit}, {action}, {vp} VP"),
-    T("card.leader", "{cid} {name}: {days} days, Leader Recruit + {special}"),
+    T("card.command", "{region}, {days} days: recruit {recruit} or {action}, {vp} VP"),
+    T("card.leader", "{name}: {days} days, Leader Recruit + {special}"),
+    T("card.name", "{action} ({region}, {days} days)"),
     T("card.gives_bonus", "{card} - gives a bonus action"),
     # -- refusals ---------------------------------------------------------------------------
     T("refuse.game_over", "The game is over."),
@@ -215,6 +216,10 @@ TEXT = Catalogue("dual_powers", [
     T("prompt.unrest.title", "Unrest in {region}: score {vp} VP or take a bonus action"),
     T("prompt.unrest.score", "Score {vp} VP"),
     T("prompt.unrest.bonus", "Take a bonus action instead"),
+    T("form.hint", "Choose what to do with one card: each form offers only what the rules allow now. "
+                   "Where a form asks for a region, you may also tap the region on the board."),
+    T("form.hint_region", "You may also tap a region on the board to choose it."),
+    T("form.bonus_hint", "Ending on day 15 or 31 gives a bonus action (optional)."),
     T("form.recruit", "Recruit"),
     T("form.move", "Move"),
     T("form.double", "Double Move"),
@@ -266,6 +271,43 @@ TEXT = Catalogue("dual_powers", [
     T("board.legend", "Tokens show id and strength: solid = fresh, hatched and dashed = exhausted. "
                       "R Soviet, W Government, N/TROT neutral, O Opposition."),
     T("board.legend2", "Under each region name: strength (tokens counted) of each side."),
+    # -- rules summary (templates/games/dual_powers/rules.html) ------------------------------
+    T("rules.title", "Dual Powers: the rules on one page"),
+    T("rules.goal.h", "The goal"),
+    T("rules.goal", "Petrograd, 1917: the Soviet and the Provisional Government fight for the support of the "
+                    "people. The support track runs from -12 (the Government's end) to +12 (the Soviet's end). "
+                    "Reaching an end wins at once; otherwise, after the scoring of October/November, the side "
+                    "the track leans to wins (at 0, the holder of the Will of the People)."),
+    T("rules.round.h", "A round"),
+    T("rules.round", "Each side draws 5 cards. Both choose a secret objective (a command card from the hand) "
+                     "at the same time. Then 8 turns, one card each, alternating, the holder of the Will of the "
+                     "People first. Then scoring and cleanup."),
+    T("rules.turn.h", "Your turn: play one card"),
+    T("rules.turn", "The day marker moves on by the card's days; passing day 31 starts a new month and gives "
+                    "the Will of the People to the side that played. A command card allows Recruit (units from "
+                    "your supply whose recruit values add up to at most the card's, placed in the card's region) "
+                    "or its printed action: Move (a token one step), Double Move (one or two steps) or Refresh "
+                    "(an exhausted token back to its fresh side). A leader card places the leader in any region "
+                    "and may use its special action: Inspire the People (take the Will of the People), "
+                    "Espionage (reveal the opponent's objective) or Mobilize Protest (move the blockade). "
+                    "You may also play a card for its days only."),
+    T("rules.bonus", "Ending on day 15 or 31 gives a bonus action: recruit a unit of recruit value 1 in any "
+                     "region, move a token one step, refresh a token or draw a card."),
+    T("rules.control.h", "Control and strength"),
+    T("rules.control", "You control your own tokens. Neutral tokens follow the Will of the People: its holder "
+                       "controls them in every region where it has a token of its own. Your strength in a region "
+                       "is the sum of the values of the tokens you control there (fresh or exhausted side); a tie "
+                       "goes to the side with more tokens, then to the Will of the People. One connection is "
+                       "blockaded: no move crosses it."),
+    T("rules.scoring.h", "Scoring"),
+    T("rules.scoring", "Unrest: the stronger side in the unrest region gains the month's unrest VP (2 to 6) or "
+                       "takes a bonus action instead. Objectives: both are revealed; the stronger side in each "
+                       "objective's region gains its VP. Then, in those regions, fresh tokens are exhausted and "
+                       "exhausted ones are removed."),
+    T("rules.solo", "Solo: you play against the Opposition, which plays by itself (a unit for each of its cards); "
+                    "the game lasts 3 rounds."),
+    T("rules.orders", "On your page, each form offers only what the rules allow now. By mail, write the order in "
+                      "the notation shown as an example on the page and in the mail."),
     # -- page (templates) -------------------------------------------------------------------
     T("page.situation", "Situation"),
     T("page.round", "Round"),

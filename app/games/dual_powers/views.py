@@ -13,6 +13,7 @@ def card_info(cid: str) -> dict[str, Any]:
     info = dict(data.CARDS[cid])
     info["id"] = cid
     info["label"] = data.card_label(cid)
+    info["short"] = data.card_name(cid)
     if info["kind"] == "leader":
         info["name"] = name("leader", cid)
         info["special_name"] = name("special", info["special"])
@@ -71,7 +72,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                   "stack_count": len(state["tiles"]["stack"]),
                   "stack_set": sorted(state["tiles"]["stack"]), "gone": list(state["tiles"]["gone"])},
         "played": {s: [card_info(c) for c in row] for s, row in state["played"].items()},
-        "discard": list(state["discard"]), "removed_cards": list(state["removed_cards"]),
+        "discard": list(state["discard"]),
+        "discard_names": [data.card_name(c) for c in state["discard"]], "removed_cards": list(state["removed_cards"]),
         "deck_count": len(state["deck"]),
         "hand_counts": {s: len(h) for s, h in hands.items()},
         "leader_cards_in_hand": {s: [c for c in h if data.CARDS[c]["kind"] == "leader"]
@@ -89,7 +91,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "tile_stack_names": [name("region", t[5:]) for t in sorted(state["tiles"]["stack"])],
         "supply_names": {s: [position.tname(t) for t in v] for s, v in state["supply"].items()},
         "out_names": [position.tname(t) for t in state["out"]],
-        "removed_names": [position.tname(c) for c in state["removed_cards"]],
+        "removed_names": [data.card_name(c) for c in state["removed_cards"]],
         "leader_names": {lid: name("leader", lid) for lid in data.CARDS if data.CARDS[lid]["kind"] == "leader"},
         "hand": None,
         # raw fields for the bot (``seen``): all public

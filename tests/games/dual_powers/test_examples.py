@@ -105,7 +105,8 @@ def test_example_h_opposition_objective_is_purple_4():
     events: list = []
     R.run(state, Random(1), events)
     texts = [RULES.text.english(e["text"]) for e in events]
-    assert any(t.startswith("Opposition's secret objective is revealed (scoring): C-PUR-4") for t in texts)
+    assert any(t.startswith("Opposition's secret objective is revealed (scoring): Liteyny-Smolny, 4 days:")
+               for t in texts)
     # SOV holds WotP at s = 0, so OPP reveals first: marker 2 goes to purple, worth PUR-4's 2 VP
     assert any(t.startswith("Opposition gains 2 VP (objective 2 in Liteyny-Smolny)") for t in texts)
     assert state["s"] == -2

@@ -54,7 +54,8 @@ def test_card_choices_show_days_region_recruit_action_and_vp():
     assert prompt["kind"] == "turn"
     recruit = next(f for f in prompt["forms"] if RULES.text.english(f["label"]) == "Recruit")
     label = RULES.text.english(recruit["fields"][0]["choices"][0]["label"])
-    assert label.startswith("C-PUR-4: 4 days, Liteyny-Smolny, recruit 2, Double Move, 2 VP")
+    assert label.startswith("Liteyny-Smolny, 4 days: recruit 2 or Double Move, 2 VP")
+    assert recruit["fields"][0]["choices"][0]["title"] == "C-PUR-4"  # the code only as a tooltip
     assert "bonus" in label  # day 11 + 4 = 15
     labels = [RULES.text.english(f["label"]) for f in prompt["forms"]]
     assert "Leader Recruit and special action" in labels and "Double Move" in labels
@@ -79,7 +80,7 @@ def test_errors_speak_of_the_board():
     with pytest.raises(IllegalOrder, match="Petrograd Side cannot be reached from Vyborg Side: the "
                                            r"connection \(Sampsonievsky Bridge\) is blockaded"):
         RULES.validate(state, "SOV", RULES.parse("PLAY C-RED-2 MOVE R05 TO GRN"))
-    with pytest.raises(IllegalOrder, match="C-RED-3 is not in your hand"):
+    with pytest.raises(IllegalOrder, match=r"Refresh \(Vyborg Side, 3 days\) is not in your hand"):
         RULES.validate(state, "SOV", RULES.parse("PLAY C-RED-3 PASS"))
     with pytest.raises(IllegalOrder, match="It is not your turn"):
         RULES.validate(state, "GOV", RULES.parse("PLAY C-RED-2 PASS"))

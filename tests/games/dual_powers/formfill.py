@@ -1,0 +1,69 @@
+"""Filling a Dual Powers prompt form with legal values, as a player using the page would."""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from app.games.dual_powers import data
+
+FORM_KIND = {"OBJECTIVE": "objective", "PLACE": "place"}
+
+
+def kind_of(form: dict[str, Any]) -> str:
+    """A short name of a form: objective, place, score, bonus or the PLAY action (move, pass ...)."""
+    base = form["base"]
+    if base["type"] in FORM_KIND:
+        return FORM_KIND[base["type"]]
+    if base["type"] == "UNREST":
+        return base["choice"].lower()
+    return str(base["action"]).lower()
+
+
+def _field(form: dict[str, Any], name: str) -> dict[str, Any] | None:
+    return next((f for f in form["fields"] if f["name"] == name), None)
+
+
+def _allowed(field: dict[str, Any], values: dict[str, Any]) -> list[str]:
+    parent = field.get("depends_on")
+    return [c["value"] for c in field["choices"]
+            if not parent or "when" not in c or values.get(parent) in c["when"]]
+
+
+def legal_values(form: dict[str, Any], rng: Random) -> dict[str, Any]:
+    """Field values (as posted: strings, lists for checkboxes) that the form offers together."""
+    values: dict[str, Any] = {}
+    if form.get("combos"):
+        values.update(rng.choice(form["combos"]))
+        route = [r for r in form.get("routes", []) if r["token"] == values.get("token") and r["to"] == values["to"]]
+        if route:
+            values["via"] = route[0]["via"]
+    for field in form["fields"]:
+        name = field["name"]
+        if name in values or name == "via" or name.startswith("bonus") or name == "connection":
+            continue
+        if field["type"] == "multi":
+            limit = data.CARDS[values["card"]]["recruit"]
+            fits = [c["value"] for c in field["choices"] if c["recruit"] <= limit]
+            values[name] = [rng.choice(fits)]
+        elif field["type"] == "bool":
+            if name == "special":
+                values[name] = "on"
+        elif field.get("required", True) or name == "region":
+            values[name] = rng.choice(_allowed(field, values))
+    conn = _field(form, "connection")
+    if conn and "special" in values:
+        picks = _allowed(conn, values)
+        if picks:
+            values["connection"] = rng.choice(picks)
+    bonus = _field(form, "bonus")
+    if bonus and (bonus.get("required", True) or (kind_of(form) in ("pass", "place") and rng.random() < 0.5)):
+        kinds = _allowed(bonus, values)
+        if kinds:
+            values["bonus"] = rng.choice(kinds)
+            for name in ("bonus_token", "bonus_to"):
+                field = _field(form, name)
+                picks = _allowed(field, values) if field else []
+                if picks:
+                    values[name] = rng.choice(picks)
+    return values
