@@ -31,10 +31,6 @@ STEPS = 3
 RANDOM_FILLS = 6
 MAX_TOTAL = 40
 
-BROKEN_ON_MAIN = {
-    "duel": "the Duel's own form posts an empty form_index, so its 'Place the tile' is refused",
-    "dual_powers": "its Move forms offer neutral/destination pairs that the rules refuse at the first turn",
-}
 
 ORDER_FORMS = """() => Array.from(document.querySelectorAll("form")).filter(f =>
     (f.getAttribute("method") || "").toLowerCase() === "post"
@@ -120,8 +116,7 @@ def _seat_of(runner, slug: str) -> tuple[int, str, str]:
 
 def _params():
     for slug in sorted(s for s in all_games() if s != "toy"):
-        marks = [pytest.mark.xfail(reason=BROKEN_ON_MAIN[slug], strict=False)] if slug in BROKEN_ON_MAIN else []
-        yield pytest.param(slug, marks=marks, id=slug)
+        yield pytest.param(slug, id=slug)
 
 
 @pytest.mark.parametrize("slug", list(_params()))

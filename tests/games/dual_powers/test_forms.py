@@ -14,7 +14,6 @@ from sqlmodel import Session, select
 from app.db import get_engine
 from app.games.dual_powers import RULES
 from app.models import Order
-from app.turns import forms as platform_forms
 from tests.platform.helpers import create_game, csrf_of, game_row, path_of, step_of
 
 from .formfill import kind_of, legal_values
@@ -162,8 +161,6 @@ def test_without_javascript_a_form_offers_one_select_of_its_legal_combinations(a
     assert re.search(r'<select id="dp\d+-token" name="token"[^>]*disabled', body)
 
 
-@pytest.mark.skipif(not hasattr(platform_forms, "combo_select"),
-                    reason="a posted combo is read by the platform's tied choices")
 def test_a_posted_combination_is_accepted(app, client, runner, fixed_seed):
     made, link, game, seat, index = _to_a_move(app, client, runner)
     html = client.get(path_of(link)).get_data(as_text=True)
