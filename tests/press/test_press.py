@@ -38,7 +38,7 @@ def test_a_message_to_everyone_reaches_every_other_seat_and_marking_read_clears_
     assert "Peace to all." in html and "1 unread" in html
     resp = client.post(f"{link['A']}/press/read", data={"csrf_token": csrf_of(html)})
     assert resp.status_code == 303
-    assert "unread" not in page(client, link["A"])
+    assert "unread message" not in page(client, link["A"])
     assert "1 unread" in page(client, link["B"])
 
 
