@@ -15,7 +15,7 @@ from typing import Any
 from flask import render_template
 from sqlmodel import Session, select
 
-from app import press
+from app import press, standing
 from app.games import get_rules
 from app.games.base import Rules
 from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
@@ -84,7 +84,8 @@ def report_context(
     }
     if public_view is not None:
         ctx["public_view"] = public_view
-    if finished:  # the final report's appendix: the press this seat may read
+    ctx["standing"] = standing.for_report(session, game.id or 0, seat.seat)  # the appendix: standing orders,
+    if finished:  # and at the end the press this seat may read
         ctx["press"] = press.for_report(session, seat)
     return ctx
 

@@ -8,7 +8,7 @@ from werkzeug.routing import IntegerConverter
 
 from app.i18n import gettext
 from app.logs import TOKEN_PATH
-from app.web import api, consent, dev, gm, language, leagues, limits, me, play, press, public, site, verify
+from app.web import api, consent, dev, gm, language, leagues, limits, me, play, press, public, site, standing, verify
 
 
 def _security_headers(resp: Response) -> Response:
@@ -53,12 +53,13 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(leagues.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(press.bp)
+    app.register_blueprint(standing.bp)
     app.register_blueprint(gm.bp)
     app.register_blueprint(dev.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(api.bp)
     trust_proxies(app)
-    limits.init_app(app, link_blueprints=(play.bp, press.bp, gm.bp, me.bp, consent.bp, leagues.bp, api.bp))
+    limits.init_app(app, link_blueprints=(play.bp, press.bp, standing.bp, gm.bp, me.bp, consent.bp, leagues.bp, api.bp))
     language.init_app(app)
     app.after_request(_security_headers)
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"

@@ -27,6 +27,14 @@ def test_press_card_and_home_in_a_browser(live, runner, chromium, size):
     page.click("button:has-text('Send message')")
     page.wait_for_load_state()
     assert "Your message was sent." in page.inner_text("body")
+    page.click("#standing-set summary")
+    page.select_option("#s0-n", "2")
+    page.click("#standing-set button:has-text('Keep as my standing order')")
+    page.wait_for_load_state()
+    assert "PICK 2" in page.inner_text("#standing")
+    assert overflow(page) == 0
+    page.locator("#standing").scroll_into_view_if_needed()
+    shot(page, f"standing-{size}")
     other = open_page(chromium, link["B"], size)
     text = other.inner_text("#press")
     assert "Shall we share the north?" in text and "1 unread" in text
