@@ -547,7 +547,9 @@ def _delivery_report(engine: Any, msg: EmailMessage, key: str, rcpt_tos: Sequenc
             return Result("bounce", detail=f"failure report for {original[:80]} not sent to its return path: ignored")
         player = session.exec(select(Player).where(Player.email == out.to_addr)).first()
         game = session.get(Game, out.game_id) if out.game_id is not None else None
-    result = Result("bounce", detail=f"{out.to_addr} failed", game_id=out.game_id, step_no=out.step_no)
+        seat = session.exec(select(Seat).where(Seat.game_id == out.game_id, Seat.seat == out.seat)).first()
+    result = Result("bounce", detail=f"{out.to_addr} failed kind={out.kind}", game_id=out.game_id, step_no=out.step_no,
+                    seat_id=seat.id if seat is not None else None)  # (``app.bounces``: an excused deadline)
     if player is None:
         return result
     result.bounced_player = player.id
