@@ -69,7 +69,7 @@ def report_context(
         "game": {
             "id": game.id, "slug": game.slug, "title": game.title, "step_no": step_no,
             "turn_key": turn_key, "status": status, "seed_hash": game.seed_hash,
-            "seed": game.seed if finished else None, "options": game.options,
+            "seed": game.seed if finished else None, "options": game.options, "press": game.press,
         },
         "seat": seat.seat,
         "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC",

@@ -110,6 +110,11 @@ def test_press_mail_follows_the_recipients_settings(app, client, runner):
     mails = {m.to_addr: m.status for m in press_mails(app)}
     assert mails == {"b@example.org": "digest"}, "B gets it in the digest, C (no news mail) on the page only"
     assert "hello all" in page(client, link["C"])
+    from jobs.reminders import send_digests
+
+    assert send_digests(app) == 1
+    [digest] = [m for m in _all_mails(app) if m.kind.startswith("digest-")]
+    assert digest.to_addr == "b@example.org" and "hello all" in digest.text and "press from A" in digest.text
 
 
 def _mail_to(app, game_id, seat_id, body, msgid):
@@ -117,6 +122,25 @@ def _mail_to(app, game_id, seat_id, body, msgid):
         addr = seat_reply_address(seat(app, game_id, seat_id))
         msg = reply(addr, body, msgid=msgid)
         return handle_message(msg.as_bytes(), rcpt_tos=[addr])
+
+
+def test_the_turn_mail_tells_how_to_write_press_unless_the_game_has_none(app, client, runner):
+    made = create(runner)
+    gm = path_of(made["gm_link"])
+    start = [m for m in _all_mails(app) if m.kind == "start"][0]
+    assert "PRESS TO" in start.text
+    html = client.get(gm).get_data(as_text=True)
+    client.post(gm, data={"csrf_token": csrf_of(html), "action": "press", "press": "none"})
+    link = links(made)
+    for name in "ABC":
+        html = page(client, link[name])
+        client.post(link[name], data={"csrf_token": csrf_of(html), "step_no": "1", "form_index": "0", "n": "1"})
+    from app.mailjobs import build_pending
+
+    with app.app_context():
+        build_pending(get_engine(app))
+    turn = [m for m in _all_mails(app) if m.kind == "turn" and m.seat == "A"]
+    assert turn and "PRESS TO" not in turn[0].text
 
 
 def test_press_by_mail_with_a_press_to_first_line(app, client, runner):

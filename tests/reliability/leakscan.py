@@ -115,6 +115,9 @@ def _seat_channels(app: Any, client: Any, game: Game, seat: Seat, token: str, *,
                                       "notation": "NOT AN ORDER <x>"})
         out["error-page"] = bad.get_data(as_text=True)
     out["not-found"] = client.get(base + "/nothing-here").get_data(as_text=True)
+    home = re.search(r'href="(/me/[A-Za-z0-9_-]+)"', page)  # the player's home, linked from the seat page
+    if home:
+        out["home"] = client.get(home.group(1)).get_data(as_text=True)
     out.update(_api_seat_channels(client, game, token))
     with app.app_context(), Session(get_engine(app)) as s:
         has_report = s.exec(select(Report.id).where(Report.game_id == game.id, Report.seat == seat.seat)).first()
