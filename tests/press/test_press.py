@@ -219,23 +219,29 @@ def test_press_is_kept_exported_per_seat_and_in_the_final_report(app, client, ru
     made = create(runner, "toy3", ("a@example.org", "b@example.org", "c@example.org"), "--option", "rounds=1")
     link = links(made)
     write(client, link["A"], "A to B", to=["B"])
-    write(client, link["C"], "C to all")
+    write(client, link["C"], "C to all <i>x</i>")
     for s in ("A", "B", "C"):
         html = page(client, link[s])
         client.post(link[s], data={"csrf_token": csrf_of(html), "step_no": "1", "form_index": "0", "n": "2"})
     with Session(get_engine(app)) as s:
         assert s.get(Game, made["game"]).status == "finished"
     data = client.get(f"{link['C']}/export.json").get_json()
-    assert [m["text"] for m in data["press"]] == ["C to all"] and data["seed"]
+    assert [m["text"] for m in data["press"]] == ["C to all <i>x</i>"] and data["seed"]
     data = client.get(f"{link['B']}/export.json").get_json()
-    assert [m["text"] for m in data["press"]] == ["A to B", "C to all"]
+    assert [m["text"] for m in data["press"]] == ["A to B", "C to all <i>x</i>"]
     assert "press" not in client.get(f"/g/{made['game']}/export.json").get_json()
     from app.models import Report
 
     with Session(get_engine(app)) as s:
         end = {r.seat: r.context for r in s.exec(select(Report).where(Report.game_id == made["game"])).all()
                if r.context.get("outcome")}
-    assert [m["text"] for m in end["C"]["press"]] == ["C to all"]
-    assert [m["text"] for m in end["A"]["press"]] == ["A to B", "C to all"]
+    assert [m["text"] for m in end["C"]["press"]] == ["C to all <i>x</i>"]
+    assert [m["text"] for m in end["A"]["press"]] == ["A to B", "C to all <i>x</i>"]
+    from tests.reliability.leakscan import pdf_channels
+
     pdf = client.get(f"{link['B']}/report.pdf")
     assert pdf.status_code == 200
+    text = " ".join(pdf_channels(pdf.get_data()).values())
+    assert "Appendix: press" in text and "A to B" in text and "C to all <i>x</i>" in text, "escaped, shown as written"
+    text_c = " ".join(pdf_channels(client.get(f"{link['C']}/report.pdf").get_data()).values())
+    assert "C to all" in text_c and "A to B" not in text_c
