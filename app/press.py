@@ -58,7 +58,7 @@ _MODE_NOTICES = {PressMode.FULL: N_("The GM set this game's press: full press.")
                  PressMode.PUBLIC: N_("The GM set this game's press: public press only."),
                  PressMode.NONE: N_("The GM set this game's press: no press (gunboat).")}
 
-_PRESS_LINE = re.compile(r"^\s*(press\s+)?to\s*:?\s+(.+)$", re.IGNORECASE)
+_PRESS_LINE = re.compile(r"^\s*(press\s+)?(to)\s*(:?)\s+(.+)$", re.IGNORECASE)
 _EVERYONE = {"all", "everyone", "todos", "όλοι", "ολοι"}
 
 
@@ -228,10 +228,12 @@ def seat_names(game: Game, seats: list[str]) -> dict[str, str]:
 
 
 def is_press_line(line: str, addressed: bool = False) -> bool:
-    """Whether a mail's first line names recipients: ``PRESS TO ...`` (or ``TO ...`` in a mail to the
-    press address)."""
+    """Whether a mail's first line names recipients: ``PRESS TO ...``, or in a mail to the press address
+    ``TO ...`` / ``To: ...`` (a message that begins "To be honest" is a message)."""
     match = _PRESS_LINE.match(line)
-    return match is not None and (addressed or bool(match.group(1)))
+    if match is None:
+        return False
+    return bool(match.group(1)) or (addressed and (match.group(2) == "TO" or match.group(3) == ":"))
 
 
 def parse_mail(game: Game, seats: list[str], text: str) -> tuple[list[str] | None, str] | None:
@@ -243,7 +245,7 @@ def parse_mail(game: Game, seats: list[str], text: str) -> tuple[list[str] | Non
     match = _PRESS_LINE.match(lines[0]) if lines else None
     if match is None:
         return None
-    names = [n.strip() for n in re.split(r"[,;]| and | e | και ", match.group(2)) if n.strip()]
+    names = [n.strip() for n in re.split(r"[,;]| and | e | και ", match.group(4)) if n.strip()]
     body = "\n".join(lines[1:]).strip()
     if any(_fold(n) in _EVERYONE for n in names):
         return None, body

@@ -181,6 +181,9 @@ def test_press_by_mail_to_the_press_address_answers_the_sender(app, client, runn
         other = reply(press_addr, "TO C\nAnd you?", msgid="<b2@x>")
         assert handle_message(other.as_bytes(), rcpt_tos=[press_addr]).status == "press"
         assert stored(app)[-1].to == ["C"]
+        honest = reply(press_addr, "To be honest, I hesitate.", msgid="<b4@x>", in_reply_to=built["Message-ID"])
+        assert handle_message(honest.as_bytes(), rcpt_tos=[press_addr]).status == "press"
+        assert stored(app)[-1].to == ["A"] and stored(app)[-1].text == "To be honest, I hesitate."
         lost = reply(press_addr, "Hello?", msgid="<b3@x>")
         assert handle_message(lost.as_bytes(), rcpt_tos=[press_addr]).status == "rejected"
     assert "Yes, gladly." in page(client, link["A"]) and "Yes, gladly." not in page(client, link["C"])
