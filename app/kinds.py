@@ -35,6 +35,7 @@ class OrderSource(StrEnum):
     BOT = "bot"  # a seat played by a bot from the start
     AUTO = "auto"  # auto-command of a seat in civil disorder
     DEFAULT = "default"  # the game's default order at a missed deadline
+    STANDING = "standing"  # the player's own standing order at a missed deadline (``app.standing``)
 
     @property
     def by_player(self) -> bool:

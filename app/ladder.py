@@ -1,5 +1,7 @@
 """What happens when seats miss a deadline: the missed-deadline ladder.
 
+0. A seat whose turn mail or reminder bounced during the turn is excused once
+   (``app.bounces``): the step waits one extension, the GM is told.
 1. A seat with excused extensions left (league setting, per player per game)
    makes the step wait ``extension_hours`` once more; everyone is told.
 2. Otherwise the game's default order is used for the seat.
@@ -18,6 +20,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, select
 
+from app import bounces
 from app.i18n.terms import N_
 from app.models import Game, League, Seat
 from app.notices import notice, seat_name
@@ -30,7 +33,13 @@ def _league(session: Session, game: Game) -> League | None:
 
 
 def on_missed(session: Session, game: Game, missing: list[str], now: datetime) -> datetime | None:
-    """Return a new deadline to make the step wait (an excused extension), or None."""
+    """Return a new deadline to make the step wait (an excused extension), or None.
+
+    A seat whose turn mail or reminder bounced is excused first (``app.bounces``).
+    """
+    bounced = bounces.excuse(session, game, missing, now)
+    if bounced is not None:
+        return bounced
     league = _league(session, game)
     if league is None or league.max_extensions <= 0:
         return None

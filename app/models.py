@@ -68,6 +68,7 @@ class Game(SQLModel, table=True):
     gm_salt: str = ""
     gm_token_hash: str = Field(default="", index=True)
     gm_email: str = ""
+    press: str = "full"  # full, public (messages to everyone only), none (``app.press``)
     created_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime | None = None
 
@@ -86,6 +87,8 @@ class Seat(SQLModel, table=True):
     missed: int = 0  # deadlines missed in a row
     extensions_used: int = 0
     civil_disorder: bool = False  # auto-command plays the seat at deadlines until the player returns
+    press_read: int = 0  # the last press message id the seat marked as read
+    bounce_excused_step: int = 0  # the last step whose missed deadline a bounced mail excused
 
 
 class Step(SQLModel, table=True):
@@ -309,3 +312,37 @@ class InboundMail(SQLModel, table=True):
     detail: str = ""
     received_at: datetime = Field(default_factory=utcnow)
     handled_at: datetime | None = None
+
+
+class Press(SQLModel, table=True):
+    """A press message between the players of a game (``app.press``).
+
+    Only its sender and its recipients read it: ``to`` lists the recipient seats,
+    None for everyone in the game.  ``sender_player`` is who held the seat when
+    sending (a replaced sender's messages are not the replacement's).
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    step_no: int = 0
+    sender: str
+    sender_player: int | None = None
+    to: list | None = json_field(None)
+    text: str = ""
+    source: str = "web"  # web, mail
+    created_at: datetime = Field(default_factory=utcnow, index=True)
+
+
+class StandingOrder(SQLModel, table=True):
+    """A player's own default for a kind of decision of one game, used at a missed deadline
+    before the game's default order (``app.standing``)."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seat", "kind"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: str
+    kind: str  # which decision: the prompt's kind (else its title id)
+    title: dict = json_field({})  # the prompt's title as it was (a message), to show it
+    order: dict = json_field({})
+    text: str = ""
+    set_at: datetime = Field(default_factory=utcnow)

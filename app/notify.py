@@ -15,6 +15,7 @@ from typing import Any
 from flask import render_template
 from sqlmodel import Session, col, select
 
+from app import press, standing
 from app.games import get_rules
 from app.games.base import Rules
 from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
@@ -79,7 +80,7 @@ def report_context(
         "game": {
             "id": game.id, "slug": game.slug, "title": game.title, "step_no": step_no,
             "turn_key": turn_key, "status": status, "seed_hash": game.seed_hash,
-            "seed": game.seed if finished else None, "options": game.options,
+            "seed": game.seed if finished else None, "options": game.options, "press": game.press,
         },
         "seat": seat.seat,
         "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC",
@@ -94,6 +95,9 @@ def report_context(
     }
     if public_view is not None:
         ctx["public_view"] = public_view
+    ctx["standing"] = standing.for_report(session, game.id or 0, seat.seat)  # the appendix: standing orders,
+    if finished:  # and at the end the press this seat may read
+        ctx["press"] = press.for_report(session, seat)
     return ctx
 
 

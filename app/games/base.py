@@ -79,7 +79,7 @@ and never asks whether a game has one: ``board_svg`` (the board for pages and
 reports), ``ai_order`` (a better bot than ``random_order``; also
 auto-command), ``robot_seats`` (seats the game plays itself),
 ``handles_missed_deadlines``, ``board_per_seat``, ``turn_label`` (a turn key as
-players read it), ``anytime_prompt`` and
+players read it), ``press_allowed`` (press between players now), ``anytime_prompt`` and
 ``apply_anytime`` (decisions at any time, below), ``conformance_options`` and
 ``conformance_max_steps`` (for the conformance test).  A prompt may carry
 ``"seconds"``: the game's own suggested length for the step (a timer), used
@@ -227,6 +227,9 @@ class Rules(Protocol):
     def apply_anytime(self, state: State, seat: str, order: Order, rng: random.Random) -> tuple[State, list[Event]]:
         """Apply an order sent at any time, as a resolution of its own."""
 
+    def press_allowed(self, state: State) -> bool:
+        """Whether players may write to each other (press) now."""
+
 
 class BaseRules(ABC):
     """The base class of every game's rules: the Game protocol, with the optional extras' defaults.
@@ -373,6 +376,11 @@ class BaseRules(ABC):
         ``apply_anytime``.  Default: None, always.
         """
         return None
+
+    def press_allowed(self, state: State) -> bool:
+        """Whether players may write to each other now (``app.press``); a game may forbid press in
+        some phases.  Default: always."""
+        return True
 
     def apply_anytime(
         self, state: State, seat: str, order: Order, rng: random.Random

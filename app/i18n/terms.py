@@ -11,4 +11,4 @@ STATES = [N_("running"), N_("paused"), N_("finished"), N_("crashed"), N_("pendin
 #: game modes (Empire)
 MODES = [N_("short"), N_("long")]
 #: how an order came in (order history)
-SOURCES = [N_("web"), N_("mail"), N_("bot"), N_("default")]
+SOURCES = [N_("web"), N_("mail"), N_("bot"), N_("default"), N_("standing")]

@@ -44,6 +44,7 @@ from app.tokens import derive_token
 MAC_CHARS = 26  # base32 of 16 bytes: 128 bits
 DEFAULT_MAX_BYTES = 1024 * 1024
 REPLY_KIND = "reply-"
+PRESS_MARK = "press."  # orders+press.<seat id>.<mac>@domain: the seat's press address
 
 
 def _cfg(name: str, default: Any = None) -> Any:
@@ -147,11 +148,24 @@ def seat_reply_address(seat: Seat) -> str:
     return f"{local}{delimiter()}{seat.id}.{reply_mac(seat)}@{domain}"
 
 
+def seat_press_address(seat: Seat) -> str:
+    """The seat's press address: its reply address marked ``press.`` (mail to it is press, ``app.press_mail``)."""
+    local, domain = inbound_address()
+    return f"{local}{delimiter()}{PRESS_MARK}{seat.id}.{reply_mac(seat)}@{domain}"
+
+
+def to_press_address(texts: Iterable[str]) -> bool:
+    """Whether these addresses/headers hold a press address (valid or not: the seat is checked apart)."""
+    local, _domain = inbound_address()
+    marked = (local + delimiter() + PRESS_MARK).lower()
+    return any(marked in str(t or "").lower() for t in texts)
+
+
 def _token_pattern() -> re.Pattern[str]:
     local, _domain = inbound_address()
     return re.compile(
         r"(?<![A-Za-z0-9._%+=-])" + re.escape(local) + re.escape(delimiter())
-        + r"(\d{1,12})\.([A-Za-z2-7]{" + str(MAC_CHARS) + r"})@",
+        + r"(?:" + re.escape(PRESS_MARK) + r")?(\d{1,12})\.([A-Za-z2-7]{" + str(MAC_CHARS) + r"})@",
         re.IGNORECASE,
     )
 
@@ -214,4 +228,6 @@ def reply_address(session: Session, mail: OutboxMail) -> str:
     seat = session.exec(select(Seat).where(Seat.game_id == mail.game_id, Seat.seat == mail.seat)).first()
     if seat is None or not seat.player_id or not seat.token_salt:
         return ""
+    if mail.kind.startswith("press"):  # an answer to press is press
+        return seat_press_address(seat)
     return seat_reply_address(seat)

@@ -39,14 +39,22 @@ from flask import current_app
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from app import turns
+from app import press_mail, turns
 from app.db import get_engine, write_session
 from app.games import get_rules
 from app.i18n import game_text_filter, game_title_filter, gettext, player_locale, seat_name_filter, turn_label_filter
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.mail import clean_header, queue_mail
-from app.mailin import REPLY_KIND, max_bytes, returned_to_us, seat_from_addresses, seat_reply_address, verp_enabled
+from app.mailin import (
+    REPLY_KIND,
+    max_bytes,
+    returned_to_us,
+    seat_from_addresses,
+    seat_reply_address,
+    to_press_address,
+    verp_enabled,
+)
 from app.mailin.models import InboundMail
 from app.mailin.text import (
     MAX_ORDER_CHARS,
@@ -241,7 +249,14 @@ def _handle(engine: Any, msg: EmailMessage, key: str, rcpt_tos: list[str], mail_
                    replied_step=_replied_step(msg, game, seat), sender=header(msg, "From"))
     if too_large:
         return ctx.answer("too_large", f"{max_bytes()} bytes at most", game.step_no, _too_large_text(ctx))
-    text = order_text(body_text(msg))
+    body = body_text(msg)
+    pressed = press_mail.handle(engine, game, seat, player, body, now,
+                                addressed=to_press_address(_candidates(msg, rcpt_tos)),
+                                refs=f"{header(msg, 'In-Reply-To')} {header(msg, 'References')}")
+    if pressed is not None:
+        status, detail, step_no, answer = pressed
+        return ctx.answer(status, detail, step_no, answer)
+    text = order_text(body)
     taken = turns.take_order(seat, text, OrderSource.MAIL, engine=engine, max_chars=MAX_ORDER_CHARS, since=since,
                              max_attempts=int(current_app.config.get("MAX_ATTEMPTS", 5)))
     return _answer_taken(ctx, taken, text)
@@ -532,7 +547,9 @@ def _delivery_report(engine: Any, msg: EmailMessage, key: str, rcpt_tos: Sequenc
             return Result("bounce", detail=f"failure report for {original[:80]} not sent to its return path: ignored")
         player = session.exec(select(Player).where(Player.email == out.to_addr)).first()
         game = session.get(Game, out.game_id) if out.game_id is not None else None
-    result = Result("bounce", detail=f"{out.to_addr} failed", game_id=out.game_id, step_no=out.step_no)
+        seat = session.exec(select(Seat).where(Seat.game_id == out.game_id, Seat.seat == out.seat)).first()
+    result = Result("bounce", detail=f"{out.to_addr} failed kind={out.kind}", game_id=out.game_id, step_no=out.step_no,
+                    seat_id=seat.id if seat is not None else None)  # (``app.bounces``: an excused deadline)
     if player is None:
         return result
     result.bounced_player = player.id

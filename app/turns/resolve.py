@@ -25,7 +25,7 @@ from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app import deadlines, ladder, mailjobs, notify
+from app import deadlines, ladder, mailjobs, notify, standing
 from app.db import is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import Rules, bot_order, step_rng
@@ -102,9 +102,15 @@ def resolve_step(
         return None
     seats = {s.seat: s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
     cd_after = ladder.civil_disorder_after(session, game)
+    kept: list[str] = []  # seats whose own standing order is used (``app.standing``)
     for seat_id in missing:
         seat = seats[seat_id]
-        if seat.civil_disorder:  # auto-command plays the seat
+        standing_order = standing.pick(session, rules, game, seat_id, state)
+        if standing_order is not None:
+            order, source = standing_order, OrderSource.STANDING
+            kept.append(seat_id)
+            session.add(standing.used_event(game, seat_id, rules.format(order), now))
+        elif seat.civil_disorder:  # auto-command plays the seat
             order = bot_order(rules, state, seat_id, step_rng(game.seed, step_no, f"bot:{seat_id}"))
             source = OrderSource.AUTO
         else:
@@ -128,7 +134,7 @@ def resolve_step(
     _checkpoint("before_resolve")
     new_state, events = rules.resolve(state, orders, step_rng(game.seed, step_no))
     _checkpoint("after_resolve")
-    close_step(session, game, rules, orders, missing, events, new_state, now)
+    close_step(session, game, rules, orders, [m for m in missing if m not in kept], events, new_state, now)
     _checkpoint("before_commit")
     return game
 

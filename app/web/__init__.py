@@ -8,7 +8,24 @@ from werkzeug.routing import IntegerConverter
 
 from app.i18n import gettext
 from app.logs import TOKEN_PATH
-from app.web import api, boards, consent, dev, gm, language, leagues, limits, me, play, public, rules, site, verify
+from app.web import (
+    api,
+    boards,
+    consent,
+    dev,
+    gm,
+    language,
+    leagues,
+    limits,
+    me,
+    play,
+    press,
+    public,
+    rules,
+    site,
+    standing,
+    verify,
+)
 
 
 def _security_headers(resp: Response) -> Response:
@@ -54,12 +71,15 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(boards.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(press.bp)
+    app.register_blueprint(standing.bp)
     app.register_blueprint(gm.bp)
     app.register_blueprint(dev.bp)
     app.register_blueprint(verify.bp)
     app.register_blueprint(api.bp)
     trust_proxies(app)
-    limits.init_app(app, link_blueprints=(play.bp, boards.bp, gm.bp, me.bp, consent.bp, leagues.bp, api.bp))
+    links = (play.bp, boards.bp, press.bp, standing.bp, gm.bp, me.bp, consent.bp, leagues.bp, api.bp)
+    limits.init_app(app, link_blueprints=links)
     language.init_app(app)
     app.after_request(_security_headers)
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"

@@ -8,7 +8,7 @@ import json
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
 from sqlmodel import select
 
-from app import turns
+from app import press, turns
 from app.db import get_engine, get_session, write_session
 from app.games import all_games
 from app.i18n.terms import N_
@@ -148,6 +148,8 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
         turns.new_settings_link(session, live, seat_id, now)
     elif action == "resend":
         _resend(session, live, seat_id)
+    elif action == "press":
+        press.set_mode(session, live, request.form.get("press", ""), now)
     return None
 
 

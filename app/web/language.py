@@ -21,7 +21,7 @@ from app.models import Player, Seat
 from app.tokens import hash_token, looks_like_token
 
 COOKIE = "lang"
-SEAT_PAGES = ("play.", "consent.")
+SEAT_PAGES = ("play.", "consent.", "press.", "standing.")
 #: The pages an invitation or a mail links to: a ``?lang=`` on them is the player's choice.
 LANDING_PAGES = ("play.show", "me.settings")
 ONE_YEAR = 365 * 24 * 3600

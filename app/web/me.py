@@ -1,8 +1,9 @@
-"""A player's own settings page (``/me/<token>``) and private calendar feed.
+"""The player's home and settings page (``/me/<token>``) and private calendar feed.
 
-Time zone, daily digest, unsubscribe from news (mail that needs no answer;
-mail for decisions owed always goes out), declared absences, the list of the
-player's games, and an .ics feed of every deadline.
+Every game of the player with what is owed and by when, unread press and the
+latest report (``app.home``); time zone, daily digest, unsubscribe from news
+(mail that needs no answer; mail for decisions owed always goes out), declared
+absences, and an .ics feed of every deadline.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
 from sqlmodel import select
 
-from app import turns
+from app import home, turns
 from app.calendar import deadlines_ics
 from app.db import get_engine, get_session, write_session
 from app.i18n import LANGUAGES, gettext
@@ -29,6 +30,14 @@ bp = Blueprint("me", __name__, url_prefix="/me")
 
 #: How far ahead an absence may end (a date in year 9999 would overflow).
 ABSENCE_HORIZON = timedelta(days=2 * 366)
+
+
+@bp.app_template_global("home_path")
+def home_path(player: Player | None) -> str:
+    """The path of a player's home (``/me/<token>``), for the link on every page of their seats."""
+    if player is None or not player.prefs_hash:
+        return ""
+    return f"/me/{prefs_token(player)}"
 
 
 def find_player(token: str) -> Player:
@@ -79,7 +88,8 @@ def _page(player: Player, token: str, error: str = "", notice: str = "", status:
     session = get_session()
     absences = session.exec(select(Absence).where(Absence.player_id == player.id).order_by(Absence.start)).all()
     year = utcnow().year
-    html = render_template("web/me.html", player=player, token=token, csrf=_csrf(player), games=_games(player),
+    html = render_template("web/me.html", player=player, token=token, csrf=_csrf(player),
+                           games=home.dashboard(session, player),
                            gm_games=_gm_games(player),
                            absences=absences, error=error, notice=notice,
                            used=round(days_used(session, player.id, year), 1), allowed=allowance(session, player.id),

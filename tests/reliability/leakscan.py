@@ -6,6 +6,10 @@ can be seen at all, so each one is first looked for in its owner's own
 channels (the positive control); a secret of seat B found in any channel of
 seat A, or in a public one, is a leak.  The game's seed must not appear
 anywhere before the end.
+
+Press is private data too: at the start every seat writes to the next one a
+message with a unique mark, which must show in the sender's and the
+recipient's channels (positive control) and in no other seat's or public one.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from app import turns
+from app import press, turns
 from app.db import get_engine, write_session
 from app.games import IllegalOrder, get_rules
 from app.games.base import step_rng
@@ -111,6 +115,9 @@ def _seat_channels(app: Any, client: Any, game: Game, seat: Seat, token: str, *,
                                       "notation": "NOT AN ORDER <x>"})
         out["error-page"] = bad.get_data(as_text=True)
     out["not-found"] = client.get(base + "/nothing-here").get_data(as_text=True)
+    home = re.search(r'href="(/me/[A-Za-z0-9_-]+)"', page)  # the player's home, linked from the seat page
+    if home:
+        out["home"] = client.get(home.group(1)).get_data(as_text=True)
     out.update(_api_seat_channels(client, game, token))
     with app.app_context(), Session(get_engine(app)) as s:
         has_report = s.exec(select(Report.id).where(Report.game_id == game.id, Report.seat == seat.seat)).first()
@@ -172,6 +179,7 @@ def scan_game(app: Any, client: Any, slug: str, options: dict[str, Any], seed: s
             made = turns.create_game(session, slug, emails, options=options, hours=24)
             game_id = made.game.id
             links = dict(made.links)
+            shared = _send_press(session, made.game, seed)
     finally:
         turns.setup.new_seed = orig
     sample_at = {1} | {rnd.randint(2, max_steps) for _ in range(max(samples - 1, 0))}
@@ -183,7 +191,7 @@ def scan_game(app: Any, client: Any, slug: str, options: dict[str, Any], seed: s
         if game.status != "running":
             break
         if step in sample_at:
-            _scan_now(app, client, game, seats, links, rules, result, pdf=pdf)
+            _scan_now(app, client, game, seats, links, rules, result, pdf=pdf, shared=shared)
         for seat_id in sorted(game.owed):
             seat = seats[seat_id]
             if not seat.player_id:
@@ -204,8 +212,38 @@ def scan_game(app: Any, client: Any, slug: str, options: dict[str, Any], seed: s
     return result
 
 
+def _send_press(session: Any, game: Game, seed: str) -> dict[str, set[str]]:
+    """Each seat with a player writes a marked message to the next such seat: {mark: {sender, recipient}}."""
+    humans = [s for s in session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.id)).all()
+              if s.player_id]
+    shared: dict[str, set[str]] = {}
+    if len(humans) < 3 or press.allowed_now(game, [humans[1].seat]):  # two seats: nobody else to leak to
+        return shared
+    for i, sender in enumerate(humans):
+        to = humans[(i + 1) % len(humans)]
+        mark = f"presssecret{seed.encode().hex()[:12]}x{i}"
+        press.send(session, game, sender, [to.seat], f"Private word {mark}", game.created_at)
+        shared[mark] = {sender.seat, to.seat}
+    return shared
+
+
+def _scan_press(channels: dict[str | None, dict[str, str]], shared: dict[str, set[str]], where: str,
+                result: ScanResult) -> None:
+    for mark, owners in shared.items():
+        for owner in owners:
+            result.secrets_total += 1
+            if any(mark in t for t in channels.get(owner, {}).values()):
+                result.secrets_seen += 1
+        for viewer, chans in channels.items():
+            if viewer in owners:
+                continue
+            for name, text in chans.items():
+                if mark in text:
+                    result.leaks.append(f"{where}: press {mark} of {sorted(owners)} in {viewer or 'public'} {name}")
+
+
 def _scan_now(app: Any, client: Any, game: Game, seats: dict[str, Seat], links: dict[str, str], rules: Any,
-              result: ScanResult, *, pdf: bool) -> None:
+              result: ScanResult, *, pdf: bool, shared: dict[str, set[str]] | None = None) -> None:
     result.samples += 1
     secrets = {s: [x for x in rules.secrets(game.state, s) if x] for s in seats}
     channels = {s: _seat_channels(app, client, game, seats[s], links[s], pdf=pdf) for s in links}
@@ -215,6 +253,7 @@ def _scan_now(app: Any, client: Any, game: Game, seats: dict[str, Seat], links: 
         result.pdfs += sum(1 for k in chans if k.endswith("pdf-text"))
         result.mails += sum(1 for k in chans if k.startswith("mail-headers"))
     where = f"{game.slug} #{game.id} step {game.step_no}"
+    _scan_press(channels, shared or {}, where, result)
     for owner, owned in secrets.items():
         for secret in owned:
             result.secrets_total += 1

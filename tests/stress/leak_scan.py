@@ -10,7 +10,9 @@ the script reads, for each seat: its page, its order history, an error page
 attachments), its mails (subject, headers, text and HTML bodies, the
 attached PDF) and the JSON API (the seat with its whole log, in each language,
 a refused order, a closed step); and for the public: the verify page, the JSON
-export, the front page and the API's public game.  Private data is each game's ``secrets(state, seat)``; a secret
+export, the front page and the API's public game (and each player's home).  Private data is each game's
+``secrets(state, seat)`` and the press between seats (each seat writes a marked message to the next at the
+start: only its sender and recipient may see it); a secret
 counts only if its owner can see it (the positive control, printed as
 secrets_visible_to_owner); any other seat's or a public channel holding it is
 a leak, and so is the seed before the end.  PDFs are read in the first game of

@@ -1,0 +1,74 @@
+"""Standing orders on the seat page: set one from the prompt's forms or the notation, or remove one.
+
+``app.standing`` keeps them; the seat page draws its card from :func:`standing_panel`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, redirect, request
+from werkzeug.datastructures import MultiDict
+
+from app import standing, turns
+from app.db import get_engine, get_session, write_session
+from app.games import IllegalOrder, InvalidOrder, get_rules
+from app.i18n.terms import N_
+from app.kinds import GameStatus
+from app.models import Game, Seat, utcnow
+from app.notices import Refusal, reason
+from app.web.forms import MAX_NOTATION, bounded_int
+from app.web.play import CsrfExpired, check_csrf, find_seat, render_page
+
+bp = Blueprint("standing", __name__)
+
+
+@bp.app_template_global("standing_panel")
+def standing_panel(game: Game, seat: Seat) -> dict[str, Any]:
+    """What the seat page's standing-order card shows."""
+    rows = standing.for_seat(get_session(), game.id or 0, seat.seat)
+    prompt = game.owed.get(seat.seat) if game.status == GameStatus.RUNNING else None
+    kind = standing.kind_of(prompt)
+    return {"rows": [(r, standing.title_of(r)) for r in rows], "prompt": prompt,
+            "current": next((r for r in rows if r.kind == kind), None) if prompt else None}
+
+
+def _order(game: Game, seat: Seat, form: MultiDict) -> dict[str, Any]:
+    """The order a standing-order post stands for (a prompt form, or the notation)."""
+    rules = get_rules(game.slug)
+    notation = (form.get("notation") or "").strip()
+    if notation:
+        if len(notation) > MAX_NOTATION:
+            raise Refusal(N_("That order is too long."))
+        return dict(rules.parse(notation))
+    prompt = game.owed.get(seat.seat) or {}
+    return turns.forms.order_from_form(prompt, form.get("form_index", ""), form)
+
+
+@bp.route("/p/<token>/standing", methods=["POST"])
+def update(token: str) -> Response:
+    game, seat = find_seat(token)
+    form = request.form
+    try:
+        check_csrf(seat, form.get("csrf_token"))
+    except CsrfExpired:
+        return render_page(game, seat, status=400, error={"platform": N_(
+            "This form was open too long: set your standing order again."), "args": {}})
+    action = form.get("action", "set")
+    try:
+        with write_session(get_engine()) as session:
+            live_game = session.get(Game, game.id)
+            live_seat = session.get(Seat, seat.id)
+            if live_game is None or live_seat is None:
+                abort(404)
+            if action == "clear":
+                standing.clear(session, game.id or 0, seat.seat, bounded_int(form.get("id"), 0) or 0)
+            else:
+                if bounded_int(form.get("step_no"), 0) != live_game.step_no:
+                    raise Refusal(N_("The decision changed since the page was drawn: look at it again."))
+                order = _order(live_game, live_seat, form)
+                standing.save(session, get_rules(game.slug), live_game, live_seat, order, utcnow())
+    except (Refusal, IllegalOrder, InvalidOrder) as exc:
+        get_session().expire_all()
+        return render_page(game, seat, status=422, error=reason(exc))
+    return redirect(f"/p/{token}?standing=saved#standing", code=303)
