@@ -32,14 +32,6 @@ bp = Blueprint("me", __name__, url_prefix="/me")
 ABSENCE_HORIZON = timedelta(days=2 * 366)
 
 
-@bp.app_template_global("home_path")
-def home_path(player: Player | None) -> str:
-    """The path of a player's home (``/me/<token>``), for the link on every page of their seats."""
-    if player is None or not player.prefs_hash:
-        return ""
-    return f"/me/{prefs_token(player)}"
-
-
 def find_player(token: str) -> Player:
     if not looks_like_token(token):
         abort(404)

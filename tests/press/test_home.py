@@ -53,6 +53,6 @@ def test_every_seat_page_links_to_the_players_home(app, client, runner):
     made = create(runner)
     html = page(client, links(made)["B"])
     home = _home(app, "b@example.org")
-    assert f'href="{home}"' in html
+    assert f'href="{home}#games"' in html
     assert _home(app, "a@example.org") not in html
     assert client.get(home).status_code == 200
