@@ -33,7 +33,7 @@ from werkzeug.datastructures import MultiDict
 from app import turns
 from app.db import get_engine, get_session, write_session
 from app.games import get_rules
-from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
+from app.i18n import current_language, game_title_filter, gettext, player_locale, seat_name_filter
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
 from app.links import prefs_token, seat_link
@@ -311,7 +311,13 @@ def _render_limited(report: Report, seat: Seat) -> bytes:
     """Render a report that is not cached, counted against the client's render limit."""
     key = f"{get_remote_address()}|{hash_token(request.view_args['token'])[:16]}"  # type: ignore[index]
     with get_limiter().limit(report_limit, scope="report-render", key_func=lambda: key):
-        return render_pdf(report.context, seat_link(seat))
+        return render_pdf(_in_reader_language(report.context), seat_link(seat))
+
+
+def _in_reader_language(context: dict[str, Any]) -> dict[str, Any]:
+    """A stored report's context read in the language the reader has now (the mailed copy
+    kept the language the player had when it was made)."""
+    return {**context, "player": {**(context.get("player") or {}), "language": current_language()}}
 
 
 @bp.route("/p/<token>/history", methods=["GET"])

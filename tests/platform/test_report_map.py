@@ -10,6 +10,7 @@ from pypdf import PdfReader
 
 from app import render_pool
 from app.mail import deliver_pending
+from tests.platform.helpers import path_of
 
 
 def _create(runner, slug, players, *options):
@@ -135,3 +136,22 @@ def test_the_map_page_states_its_time_in_each_players_zone(smtp_app, smtp, runne
 
 def _has_pdf(message) -> bool:
     return any(p.get_content_type() == "application/pdf" for p in message["msg"].iter_attachments())
+
+
+def test_a_report_opened_from_the_page_reads_in_the_language_the_player_has_now(app, client, runner):
+    """A report made while the player read Portuguese opens in Greek once they switch (``?lang=el``)."""
+    app.config.update(RENDER_WORKERS=0)
+    made = _create(runner, "toy", ["ana@example.org", "bea@example.org"])
+    link = path_of(made["seats"][0]["link"])
+    client.get(f"{link}?lang=pt")  # the report is made while the player reads Portuguese
+    runner.invoke(args=["tick", "--now", "2099-01-01T00:00:00"])
+
+    def first_page(lang: str) -> str:
+        client.get(f"{link}?lang={lang}")  # the seat page stores the choice
+        resp = client.get(f"{link}/report.pdf")
+        assert resp.status_code == 200 and resp.mimetype == "application/pdf"
+        return PdfReader(io.BytesIO(resp.data)).pages[0].extract_text()
+
+    portuguese, greek = first_page("pt"), first_page("el")
+    assert not re.search("[α-ω]{4,}", portuguese), portuguese[:300]
+    assert re.search("[α-ω]{4,}", greek), greek[:300]
