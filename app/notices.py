@@ -67,7 +67,8 @@ def order_words(prompt: dict[str, Any] | None, order: dict[str, Any], notation: 
     for form in (prompt or {}).get("forms") or []:
         base = form.get("base") or {}
         fields = {f.get("name"): f for f in form.get("fields") or []}
-        if any(order.get(k) != v for k, v in base.items()) or set(order) - set(base) - set(fields):
+        extra = set(order) - set(base) - set(fields)  # a flag the platform set (e.g. ``auto``) is not a value
+        if any(order.get(k) != v for k, v in base.items()) or any(not isinstance(order[k], bool) for k in extra):
             continue
         parts: list[Any] = [form["label"]] if form.get("label") else []
         for fname, field in fields.items():

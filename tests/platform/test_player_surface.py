@@ -160,3 +160,13 @@ def test_a_full_size_board_shows_no_other_seats_secrets(app, client, runner, slu
     for seat in seats:
         for secret in rules.secrets(state, seat["seat"]):
             assert secret not in public, f"{seat['seat']}'s secret {secret!r} on the spectator's board"
+
+
+def test_what_was_played_for_a_duel_seat_reads_in_words(app, client, runner):
+    """The Duel's default order carries the platform's ``auto`` flag: it is still told by the form's words."""
+    made = create_game(runner, "duel", ("a@example.org", "b@example.org"), "--hours", "2")
+    _late_tick(runner, 3)
+    texts = [_text(client.get(path_of(s["link"])).get_data(as_text=True)) for s in made["seats"]]
+    told = [t.split("Played for you:", 1)[1][:120] for t in texts if "Played for you:" in t]
+    assert told, "a seat that missed the deadline is told what was played for it"
+    assert all("PLACE" not in t and "AUTO" not in t for t in told), told
