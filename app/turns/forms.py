@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlencode
 
@@ -130,11 +131,14 @@ def _choice(field: dict[str, Any], raw: str) -> Any:
     raise refusal(NOT_A_CHOICE, field=field.get("label") or field["name"], value=_quote(raw))
 
 
-def order_from_form(prompt: dict[str, Any], form_index: str, data: FormData) -> dict[str, Any]:
+def order_from_form(prompt: dict[str, Any], form_index: str, data: FormData,
+                    validate: Callable[[dict[str, Any]], Any] | None = None) -> dict[str, Any]:
     """The order a submitted prompt form stands for.
 
     A tied field (``tied_fields``) absent from the post is read from the posted ``combo``
-    (the page without JavaScript draws one select of the legal combinations).
+    (the page without JavaScript draws one select of the legal combinations).  A combination
+    the form does not offer is refused; with ``validate`` (the rules' check of the order),
+    by the rules' own reason when they give one, which speaks of the game.
 
     :raises IllegalOrder: the submission does not fit the form.
     """
@@ -174,7 +178,17 @@ def order_from_form(prompt: dict[str, Any], form_index: str, data: FormData) -> 
                 raise refusal(TEXT_TOO_LONG, field=label, n=MAX_TEXT)
             order[name] = raw
     if tied:
-        _check_tied(spec, order)
+        try:
+            _check_tied(spec, order)
+        except IllegalOrder as tie:
+            if validate is not None:
+                try:
+                    validate(order)  # the rules' reason, when they refuse it too
+                except IllegalOrder:
+                    raise
+                except Exception:  # a check that cannot read this order: the form's reason stands
+                    raise tie from None
+            raise
     return order
 
 

@@ -144,7 +144,8 @@ def take_order(
     if prompt is None or stale:
         return _answer(engine, Outcome.CLOSED, game, seat)
     try:
-        order = order_from_form(prompt, str(form.get("form_index", "") or ""), form)
+        order = order_from_form(prompt, str(form.get("form_index", "") or ""), form,
+                                lambda order: rules.validate(game.state, seat.seat, order))
     except IllegalOrder as exc:
         return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=Problem.ILLEGAL, message=exc.message)
     return _store(engine, game, seat, order, "", OrderSource(source), prompt, step_no, None, max_attempts)

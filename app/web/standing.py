@@ -1,13 +1,14 @@
-"""Standing orders on the seat page: set one from the prompt's forms or the notation, or remove one.
+"""Standing orders: the seat page lists them (:func:`standing_panel`); a page of their own
+(``/p/<token>/standing``) sets one from the prompt's forms or the notation; a post removes one.
 
-``app.standing`` keeps them; the seat page draws its card from :func:`standing_panel`.
+``app.standing`` keeps them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, request
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from app import standing, turns
@@ -18,7 +19,7 @@ from app.kinds import GameStatus
 from app.models import Game, Seat, utcnow
 from app.notices import Refusal, reason
 from app.web.forms import MAX_NOTATION, bounded_int
-from app.web.play import CsrfExpired, check_csrf, find_seat, render_page
+from app.web.play import CsrfExpired, check_csrf, csrf_token, find_seat, render_page
 
 bp = Blueprint("standing", __name__)
 
@@ -43,6 +44,26 @@ def _order(game: Game, seat: Seat, form: MultiDict) -> dict[str, Any]:
         return dict(rules.parse(notation))
     prompt = game.owed.get(seat.seat) or {}
     return turns.forms.order_from_form(prompt, form.get("form_index", ""), form)
+
+
+def _page(token: str, game: Game, seat: Seat, *, status: int = 200, error: Any = "",
+          values: Any = None) -> Response:
+    """The page that sets a standing order for the decision the seat owes (the seat page if none)."""
+    prompt = game.owed.get(seat.seat) if game.status == GameStatus.RUNNING else None
+    if not prompt:
+        return redirect(f"/p/{token}#standing", code=303)
+    values = values if values is not None else MultiDict()
+    resp = make_response(render_template(
+        "web/standing.html", game=game, seat=seat, token=token, prompt=prompt, csrf=csrf_token(seat), error=error,
+        values=values, form_index=values.get("form_index", ""), notation=values.get("notation", "")), status)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.route("/p/<token>/standing", methods=["GET", "HEAD"])
+def show(token: str) -> Response:
+    game, seat = find_seat(token)
+    return _page(token, game, seat)
 
 
 @bp.route("/p/<token>/standing", methods=["POST"])
@@ -70,5 +91,7 @@ def update(token: str) -> Response:
                 standing.save(session, get_rules(game.slug), live_game, live_seat, order, utcnow())
     except (Refusal, IllegalOrder, InvalidOrder) as exc:
         get_session().expire_all()
-        return render_page(game, seat, status=422, error=reason(exc))
+        if action == "clear":
+            return render_page(game, seat, status=422, error=reason(exc))
+        return _page(token, game, seat, status=422, error=reason(exc), values=form)
     return redirect(f"/p/{token}?standing=saved#standing", code=303)

@@ -27,9 +27,11 @@ def test_press_card_and_home_in_a_browser(live, runner, chromium, size):
     page.click("button:has-text('Send message')")
     page.wait_for_load_state()
     assert "Your message was sent." in page.inner_text("body")
-    page.click("#standing-set summary")
-    page.select_option("#s0-n", "2")
-    page.click("#standing-set button:has-text('Keep as my standing order')")
+    page.click("#standing a.set-standing")
+    page.wait_for_load_state()
+    assert overflow(page) == 0
+    page.select_option("#sf0-n", "2")
+    page.click("#standing form.order button:has-text('Keep as my standing order') >> nth=0")
     page.wait_for_load_state()
     assert "PICK 2" in page.inner_text("#standing")
     assert overflow(page) == 0

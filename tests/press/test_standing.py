@@ -113,3 +113,17 @@ def test_a_game_played_with_standing_orders_replays(app, client, runner):
         assert game.status == "finished"
         report = replay_game(game, s)
     assert report.problems == [] and report.steps_checked == 2
+
+
+def test_standing_orders_are_set_on_a_page_of_their_own_that_keeps_a_refused_input(app, client, runner):
+    """The seat page only links to it (its forms would repeat the order forms' fields)."""
+    made = create(runner)
+    link = links(made)["A"]
+    seat_page = page(client, link)
+    card = seat_page.split('id="standing"')[1].split("</section>")[0]
+    assert f'href="{link}/standing"' in card and 'name="form_index"' not in card
+    standing_page = client.get(f"{link}/standing")
+    assert standing_page.status_code == 200 and "Keep as my standing order" in standing_page.get_data(as_text=True)
+    resp = _set(client, link, notation="PICK 99")
+    assert resp.status_code == 422 and "PICK 99" in resp.get_data(as_text=True), "the refused input is kept"
+    assert not _rows(app, StandingOrder)

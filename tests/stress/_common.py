@@ -230,12 +230,12 @@ def check_exactly_once(app, sink, game_ids: list[int], rounds: int, ack_file: st
                 # the resolution's own events (seq >= 0); the platform's notices (seq -1: a seat handed to
                 # auto-command after missed deadlines, ...) come on top, each once
                 events = [e for e in rows if e.seq >= 0]
-                notices = [e.text for e in rows if e.seq < 0]
+                notices = [(e.text, json.dumps(e.to)) for e in rows if e.seq < 0]  # (a seat's own notice: to it)
                 counts["events"] += len(events)
                 if len(events) != 3:
                     problems.append(f"game {gid} step {step.step_no}: {len(events)} events (3 expected)")
                 if len(notices) != len(set(notices)):
-                    problems.append(f"game {gid} step {step.step_no}: a notice logged twice: {notices}")
+                    problems.append(f"game {gid} step {step.step_no}: a notice logged twice: {sorted(notices)}")
                 orders = s.exec(select(Order).where(Order.game_id == gid, Order.step_no == step.step_no)
                                 .order_by(Order.id)).all()
                 last = {}
