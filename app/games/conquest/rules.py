@@ -16,9 +16,13 @@ How the spec meets the platform (each noted where it is implemented):
   (typed or mailed).
 - A seat under full auto-command (three missed turns in a row) is played like an
   AI seat inside ``resolve``: each of its turns is played at once, attacks
-  included, at its turn start, and nobody waits for it.  States saved before this
-  was so may still have such a seat owing its turn: it is offered "Let
-  auto-command play this turn" (AUTO_COMMAND), and its deadline does the same.
+  included, at its turn start, and nobody waits for it, while some human is in
+  command.  When no human in field is in command (a lone human among AI seats),
+  its turn is owed instead ("Let auto-command play this turn", AUTO_COMMAND) and
+  its deadline lets auto-command play it, so that he has time to resume command:
+  the armistice of 6.2 (c) comes after three whole rounds under auto-command, as
+  the seed says (a round in which a human was in command, even one who missed
+  his deadline, does not count).
 - ``default_order`` is ``{"type": "TIMEOUT"}``: ``resolve`` runs the light
   auto-command of the current phase and counts the miss (7.2).  As in the spec
   the counter returns to 0 when the player ends a turn by his own order, and at

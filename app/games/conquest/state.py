@@ -11,7 +11,7 @@ The state is plain JSON.  Main keys:
 - ``objective``: per seat ``{"card": "O11", "goal": "O7", "converted": bool}``;
 - ``round``, ``serial``, ``current``, ``phase``, ``pools``, ``pending``,
   ``moves_left``, ``conquered``, ``last_move_from``;
-- ``auto_rounds`` / ``human_acted`` (armistice by absence), ``result``.
+- ``auto_rounds`` / ``auto_at_start`` / ``human_acted`` (armistice by absence), ``result``.
 """
 
 from __future__ import annotations
@@ -110,6 +110,14 @@ def is_robot(state: State, seat: str) -> bool:
 def active_humans(state: State) -> list[str]:
     """Human seats in field and not abandoned (D15)."""
     return [s for s in state["order"] if state["kind"][s] == "human" and state["status"][s] in ("ACTIVE", "FULL_AUTO")]
+
+
+def under_auto_command(state: State) -> bool:
+    """Every human in field is under full auto-command and none has asked to resume (seed 11:
+    "todos os humanos ainda em campo ... sob comando automático"); no human in field -> False."""
+    humans = active_humans(state)
+    resuming = state.get("resuming", [])
+    return bool(humans) and all(state["status"][s] == "FULL_AUTO" and s not in resuming for s in humans)
 
 
 def pool_total(state: State) -> int:
@@ -220,6 +228,7 @@ def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
         "last_move_from": 0,
         "last_roll": None,
         "auto_rounds": 0,
+        "auto_at_start": False,
         "human_acted": False,
         "result": None,
     }
