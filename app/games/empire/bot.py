@@ -118,8 +118,13 @@ def _propose(state: State, seat: str, rng: random.Random) -> list[Line]:
 
 
 def trade_surplus_for_need(state: State, seat: str) -> list[Line]:
-    """Offer 2 of the good held most for 1 of a good held none of (Food first when short)."""
+    """Offer 2 of the good held most for 1 of a good held none of (Food first when short); for
+    O6 (trade markers), fair one-for-one offers to everyone every round."""
     res = state["players"][seat]["res"]
+    if "O6" in state["players"][seat]["objectives"]:
+        goods = sorted(data.SIMPLE, key=lambda r: -res[r])
+        return [{"op": "OFFER", "give_n": 1, "give": g, "get_n": 1, "get": goods[-1 - i]}
+                for i, g in enumerate(goods[:2]) if res[g] >= 1 and g != goods[-1 - i]]
     surplus = max(data.SIMPLE, key=lambda r: res[r])
     lacking = "FOOD" if res["FOOD"] < res["POP"] else min(data.SIMPLE, key=lambda r: res[r])
     if surplus != lacking and res[surplus] >= 5 and res[lacking] <= 1:
@@ -143,8 +148,9 @@ def _answer(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = dict(state["players"][seat]["res"])
     offers, pacts = open_to(state, seat)
     lines: list[Line] = []
+    wants_markers = "O6" in state["players"][seat]["objectives"]
     for o in offers:
-        if res[o["get"]] >= o["get_n"] + 3 and res[o["give"]] < 3:
+        if res[o["get"]] >= o["get_n"] + (0 if wants_markers else 3) and (wants_markers or res[o["give"]] < 3):
             lines.append({"op": "ACCEPT_OFFER", "id": o["id"]})
             res[o["get"]] -= o["get_n"]
         else:
@@ -275,13 +281,31 @@ def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
         else:
             targets = [p for p in data.PROVINCES[here]["adj"] if owner(state, p) != seat]
             if targets:
-                dest = rng.choice(targets)
+                dest = max(targets, key=lambda p: (worth_taking(state, seat, p), rng.random()))
                 lines.append({"op": "MOVE", "troop": tid, "province": dest})
                 busy = any(v["province"] == dest and v["owner"] != seat for v in state["troops"].values())
                 mode = "ATTACK" if busy else "CONQUEST"
         if mode != t["mode"] or t.get("target"):
             lines.append({"op": "MODE", "troop": tid, "mode": mode})
     return lines
+
+
+def worth_taking(state: State, seat: str, p: int) -> int:
+    """How much a province not held serves the objectives: another's centre for O4, enemy troops
+    for O5 (war spoils), provinces 6 and 7 for O8, else neutral land before a player's."""
+    objs = state["players"][seat]["objectives"]
+    prov = state["provinces"][str(p)]
+    enemies = sum(1 for t in state["troops"].values() if t["province"] == p and t["owner"] != seat)
+    value = 2 if owner(state, p) is None else 1
+    if "O4" in objs and prov["centre"] not in (None, state["colour"][seat]):
+        value += 6
+    if "O5" in objs:
+        value += 2 * min(enemies, 3)
+    elif enemies:
+        value -= 1
+    if "O8" in objs and p in (6, 7):
+        value += 5
+    return value
 
 
 def _lose(state: State, seat: str, rng: random.Random) -> list[Line]:
