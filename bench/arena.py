@@ -47,11 +47,11 @@ class Table:
 TABLES = [
     Table("duel", "Duel", {}),
     Table("dual_powers", "Dual Powers", {}),
-    Table("dual_powers", "Dual Powers solo, difficulty 1", {"solo": True, "difficulty": 1}, solo=True),
+    Table("dual_powers", "Dual Powers solo d1", {"solo": True, "difficulty": 1}, solo=True),
     *[Table("conquest", f"Conquest {n}p", {"players": n}) for n in range(2, 7)],
     *[Table("empire", f"Empire {n}p", {"players": n, "mode": "short"}) for n in range(2, 5)],
 ]
-QUICK_TABLES = ["Duel", "Dual Powers", "Dual Powers solo, difficulty 1", "Conquest 2p", "Empire 2p"]
+QUICK_TABLES = ["Duel", "Dual Powers", "Dual Powers solo d1", "Conquest 2p", "Empire 2p"]
 MAX_STEPS = 20000
 
 

@@ -94,7 +94,7 @@ def gold_for_food(state: State, seat: str) -> int:
     """Gold the market will take next round to feed the population (one Food per Pop)."""
     res = state["players"][seat]["res"]
     short = income(state, seat, "POP") + FOOD_MARGIN - res["FOOD"] - income(state, seat, "FOOD")
-    return max(0, (short + 1) // data.MARKET_BUY_RATE)
+    return max(0, int(short + 1) // data.MARKET_BUY_RATE)
 
 
 def spare_gold(state: State, seat: str, res: dict[str, int]) -> int:
@@ -332,7 +332,7 @@ def affordable_recruits(state: State, seat: str) -> int:
     res = state["players"][seat]["res"]
     budget = (res["GOLD"] + res["POP"] + gold_income(state, seat) - 1 - GOLD_MARGIN - upkeep(state, seat)
               - gold_for_food(state, seat))
-    return max(0, budget // 2)
+    return max(0, int(budget) // 2)
 
 
 def wanted_army(state: State, seat: str) -> int:
