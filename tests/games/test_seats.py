@@ -12,7 +12,8 @@ from itertools import permutations
 import pytest
 
 from app.games import get_rules
-from app.games.driver import start
+from app.games.conquest.state import compute_pools
+from app.games.driver import advance, ai_orders, start
 
 
 def _empire_draw(players: int, seed: str) -> tuple[tuple[str, ...], str, dict[str, str]]:
@@ -50,3 +51,18 @@ def test_conquest_every_turn_order_occurs_and_colours_are_drawn():
     assert orders == set(permutations(["P1", "P2", "P3"]))
     assert len(colours_of_p1) == 6
     assert _conquest_draw(4, "same") == _conquest_draw(4, "same")
+
+
+def test_conquest_balance_gives_the_second_of_two_commanders_more_armies_in_round_one():
+    rules = get_rules("conquest")
+    for balance, extra in ((False, 0), (True, 10)):
+        game = start(rules, {"players": 2, "balance": balance}, "balance")
+        first, second = game.state["order"]
+        assert game.state["current"] == first and game.state["pools"] == {"G": 10}
+        while game.state["current"] == first:  # the first commander places his 10
+            advance(rules, game, ai_orders(rules, game))
+        assert game.state["round"] == 1 and game.state["pools"] == {"G": 10 + extra}
+    three = start(rules, {"players": 3, "balance": True}, "balance").state
+    assert all(compute_pools(three, s)["G"] == 7 for s in three["order"])
+    with pytest.raises(ValueError, match="true or false"):
+        rules.check_options({"players": 2, "balance": "maybe"})

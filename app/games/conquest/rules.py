@@ -52,7 +52,7 @@ from app.games.conquest import board, bot, checks, data, engine, flow, notation,
 from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 from app.games.conquest.text import TEXT
-from app.games.options import known, one_of, whole
+from app.games.options import flag, known, one_of, whole
 from app.games.text import Msg, Render, msg, name
 
 
@@ -78,7 +78,7 @@ class ConquestRules(BaseRules):
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The spec's options (4.1): players 2-6, mode, timer, round_limit none/30/50/80, and
-        ai_seats up to players - 1."""
+        ai_seats up to players - 1; and the HOUSE ``balance`` for two commanders (data.BALANCE_ARMIES)."""
         opts = {**data.DEFAULT_OPTIONS, **options}
         known(opts, list(data.DEFAULT_OPTIONS), self.title)
         players = one_of("players", opts["players"], list(data.PLAYER_COUNTS))
@@ -88,6 +88,7 @@ class ConquestRules(BaseRules):
             "timer": one_of("timer", opts["timer"], data.TIMERS),
             "round_limit": one_of("round_limit", opts["round_limit"] or 0, data.ROUND_LIMITS),
             "ai_seats": whole("ai_seats", opts["ai_seats"] or 0, 0, players - 1),
+            "balance": flag("balance", opts["balance"]),
         }
         return clamp_options(checked)
 

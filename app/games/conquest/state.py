@@ -125,12 +125,21 @@ def pool_total(state: State) -> int:
 
 
 def compute_pools(state: State, seat: str) -> dict[str, int]:
-    """General pool max(3, T // 2) plus a restricted pool per whole theatre (spec 5.1)."""
-    pools = {"G": max(3, len(territories_of(state, seat)) // 2)}
+    """General pool max(3, T // 2) plus a restricted pool per whole theatre (spec 5.1), and the
+    HOUSE ``balance`` armies of the second of two commanders in round 1."""
+    pools = {"G": max(3, len(territories_of(state, seat)) // 2) + balance_armies(state, seat)}
     for h in data.THEATRES:
         if controls_theatre(state, seat, h):
             pools[h] = data.THEATRE_BONUS[h]
     return pools
+
+
+def balance_armies(state: State, seat: str) -> int:
+    """Option ``balance`` with two commanders: the second in turn order places more in round 1."""
+    order = state["order"]
+    if state["options"].get("balance") and state["round"] == 1 and len(order) == 2 and seat == order[1]:
+        return data.BALANCE_ARMIES
+    return 0
 
 
 def valid_set(cards: list[str]) -> bool:

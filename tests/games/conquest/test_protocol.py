@@ -22,6 +22,7 @@ def test_options_and_robot_seats():
         "timer": 86400,
         "round_limit": 0,
         "ai_seats": 0,
+        "balance": False,
     }
     assert RULES.seats({"players": 6}) == ["P1", "P2", "P3", "P4", "P5", "P6"]
     assert RULES.robot_seats({"players": 5, "ai_seats": 2}) == ["P4", "P5"]
