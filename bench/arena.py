@@ -49,6 +49,7 @@ TABLES = [
     Table("dual_powers", "Dual Powers", {}),
     Table("dual_powers", "Dual Powers solo d1", {"solo": True, "difficulty": 1}, solo=True),
     *[Table("conquest", f"Conquest {n}p", {"players": n}) for n in range(2, 7)],
+    Table("conquest", "Conquest 2p balance", {"players": 2, "balance": True}),
     *[Table("empire", f"Empire {n}p", {"players": n, "mode": "short"}) for n in range(2, 5)],
 ]
 QUICK_TABLES = ["Duel", "Dual Powers", "Dual Powers solo d1", "Conquest 2p", "Empire 2p"]
