@@ -207,7 +207,13 @@ def arena(table: Table, games: int, vs_random: int, workers: int, report: Report
                 report.goal("solo difficulty 1 won by the bot >= 50%", wins / games >= 0.5,
                             f"{100 * wins / games:.1f}%")
         return
-    # the bot in one seat, random legal orders in the others; the bot's seat moves round the table
+    if vs_random:
+        bot_against_random(table, seats, vs_random, workers, report)
+    self_play(table, seats, games, workers, report)
+
+
+def bot_against_random(table: Table, seats: list[str], vs_random: int, workers: int, report: Report) -> None:
+    """The bot in one seat, random legal orders in the others; the bot's seat moves round the table."""
     jobs = []
     for i in range(vs_random):
         bot_seat = seats[i % len(seats)]
@@ -219,7 +225,10 @@ def arena(table: Table, games: int, vs_random: int, workers: int, report: Report
                f" (a fair share is {100 * fair:.0f}%)")
     report.goal(f"{table.label} bot beats random >= 95%", wins / max(vs_random, 1) >= 0.95,
                 f"{100 * wins / max(vs_random, 1):.1f}%")
-    # the bot in every seat: each position's win rate
+
+
+def self_play(table: Table, seats: list[str], games: int, workers: int, report: Report) -> None:
+    """The bot in every seat: each position's win rate, and the goals measured on the bot's play."""
     done = run_many([(table, f"arena-{table.label}-s{i}", None) for i in range(games)], workers)
     by_position: dict[int, float] = defaultdict(float)
     for p, _ in done:
