@@ -42,6 +42,11 @@ IDLE_WEIGHT = 0.2
 #: A lead is worth keeping: the Opposition still places tokens after the last own turn.
 MARGIN = 0.25
 NEXT_UNREST_SHARE = 0.5
+#: Espionage first is worth more than Espionage with the leader placed blind (solo).
+LOOK_FIRST = 1.0
+#: A unit kept in supply can be recruited later where it counts (*keep units for where they
+#: count*), so a card may be played for its days alone (Pass).
+UNIT_COST = 0.3
 #: What one more card in hand is worth while rounds remain.
 CARD_VALUE = 1.0
 
@@ -114,6 +119,7 @@ def evaluate(state: State, side: str) -> float:
         score += 0.5
     if state["solo"] and side in state.get(UNSEEN, []) and state["revealed"].get(side):
         score += REVEAL_VALUE  # look before you place
+    score += UNIT_COST * sum(1 for u in state["supply"].get(side, []) if data.TOKENS[u]["kind"] == "unit")
     if state["round"] < last_round(state):
         score += CARD_VALUE * len(state["hands"].get(side, []))
     return float(score)
@@ -140,10 +146,24 @@ def _best(state: State, seat: str, candidates: list[Order], rng: Any) -> Order |
         sim = _try(state, seat, order)
         if sim is None:
             continue
-        key = (evaluate(sim, seat), rng.random())
+        key = (value_of(sim, seat, order), rng.random())
         if best is None or key > best:
             best, chosen = key, order
     return chosen
+
+
+def value_of(sim: State, seat: str, order: Order) -> float:
+    """The board after ``order``; after Espionage first, after the best placement that follows,
+    which is made knowing the objective (worth ``LOOK_FIRST`` more when it was unseen)."""
+    if order.get("action") != "SPY_FIRST":
+        return evaluate(sim, seat)
+    after = [_try(sim, seat, p) for p in _places()]
+    look = LOOK_FIRST if sim["solo"] and seat in sim.get(UNSEEN, []) else 0.0
+    return max(evaluate(a, seat) for a in after if a is not None) + look
+
+
+def _places() -> list[Order]:
+    return [{"type": "PLACE", **({"region": r} if r else {})} for r in [None, *data.REGIONS]]
 
 
 def _with_bonus(state: State, seat: str, order: Order, rng: Any) -> Order:
@@ -168,7 +188,7 @@ def best_order(state: State, seat: str, rng: Any) -> Order:
     if phase == "unrest":
         return unrest_choice(state, seat, rng)
     if phase == "part2":
-        places = [{"type": "PLACE", **({"region": r} if r else {})} for r in [None, *data.REGIONS]]
+        places = _places()
         return _with_bonus(state, seat, _best(state, seat, places, rng) or places[0], rng)
     candidates: list[Order] = []
     for card in sorted(state["hands"][seat], key=data.CARD_ORDER.__getitem__):
