@@ -16,12 +16,13 @@ BENCHES = {
     "storm": (["storm.py", "--smoke"], r"^storm: \d+\.\d\dx real renders / workers \(goal <= 1\.15x\)$"),
     "submit_load": (["submit_load.py", "--smoke"], r"^submit_load: \d+\.\d\dx bare Flask p99 \(goal <= 3x\)$"),
     "engines": (["engines.py", "--smoke"], r"^engines: \d+\.\d\d% of render, worst \w+ \(goal <= 5%\)$"),
+    "arena": (["arena.py", "--quick"], r"^arena: \d+ of \d+ goals met$"),
 }
 
 
 @pytest.fixture(scope="module")
 def runs():
-    """All three at once (they are mostly waiting on each other's renders anyway)."""
+    """All at once (they are mostly waiting on each other's renders anyway)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     procs = {
         name: subprocess.Popen([sys.executable, str(ROOT / "bench" / args[0]), *args[1:]], cwd=ROOT, env=env,

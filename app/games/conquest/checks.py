@@ -271,7 +271,7 @@ def check(state: State, seat: Any, order: Any) -> None:
     if kind in ("RESUME", "ABANDON"):
         _check_resume_or_abandon(state, seat, order)
         return
-    if kind == "AUTO":  # only owed by a full auto-command seat in states saved before D23 was followed
+    if kind == "AUTO":  # owed by a full auto-command seat whose turn waits for a resume (flow.waits_for_resume)
         if status != "FULL_AUTO":
             raise TEXT.refuse("refuse.not_auto")
         return

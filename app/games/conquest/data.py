@@ -170,7 +170,12 @@ PLAYER_COUNTS = [2, 3, 4, 5, 6]
 MODES = ["secret_orders", "domination"]
 TIMERS = [90, 180, 300, 3600, 43200, 86400]
 ROUND_LIMITS = [0, 30, 50, 80]
-DEFAULT_OPTIONS = {"players": 4, "mode": "secret_orders", "timer": 86400, "round_limit": 0, "ai_seats": 0}
+DEFAULT_OPTIONS = {"players": 4, "mode": "secret_orders", "timer": 86400, "round_limit": 0, "ai_seats": 0,
+                   "balance": False}
+#: HOUSE balance option for two commanders (``balance``): the commander second in turn order
+#: gets this many more armies to place in round 1 (twice his 10).  The first commander attacks
+#: first; in bot-against-bot games he won 88% without it, about half with it (bench/arena.py).
+BALANCE_ARMIES = 10
 #: Consecutive missed turns that hand a seat to full auto-command (spec 7.2).
 TIMEOUTS_TO_FULL_AUTO = 3
 #: Consecutive fully automatic rounds that end the game by armistice (spec 6.2 c).

@@ -24,6 +24,7 @@ from app.games.conquest.state import (
     shuffle,
     territories_of,
     tname,
+    under_auto_command,
 )
 from app.games.text import Msg, listing, msg, name
 
@@ -325,15 +326,23 @@ def end_round(state: State, events: Events) -> None:
     if limit and state["round"] >= limit:
         armistice(state, events, msg("why.round_limit", limit=limit))
         return
-    if state["human_acted"]:
-        state["auto_rounds"] = 0
-    else:
+    if round_under_auto_command(state):
         state["auto_rounds"] += 1
         if state["auto_rounds"] >= data.AUTO_ROUNDS_TO_ARMISTICE:
             armistice(state, events, msg("why.auto_rounds", n=state["auto_rounds"]))
             return
+    else:
+        state["auto_rounds"] = 0
     state["round"] += 1
     state["human_acted"] = False
+    state["auto_at_start"] = under_auto_command(state)
+
+
+def round_under_auto_command(state: State) -> bool:
+    """Trigger (c) as the seed reads it: the humans in field were under auto-command for the
+    whole round (from its start to its end, no human order), not merely absent from it, so a
+    lone human who has just lost command still has three rounds to resume it."""
+    return bool(state.get("auto_at_start", True) and under_auto_command(state) and not state["human_acted"])
 
 
 def start_turn(state: State, events: Events) -> None:

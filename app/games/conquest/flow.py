@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.conquest import bot, checks, engine, views
-from app.games.conquest.state import State, is_robot, label, pool_total
+from app.games.conquest.state import State, is_robot, label, pool_total, under_auto_command
 from app.games.text import msg
 
 #: Safety net: an AI turn never needs more orders than this.
@@ -74,7 +74,7 @@ def full_auto_turn(state: State, seat: str, rng: Any, events: engine.Events) -> 
 
 def timeout(state: State, seat: str, rng: Any, events: engine.Events) -> None:
     """A missed deadline (spec 5.1-5.4 'Missed deadline', 7.2)."""
-    if state["status"][seat] == "FULL_AUTO":  # only in states saved when such a seat still owed its turn
+    if state["status"][seat] == "FULL_AUTO":  # its turn waited for a resume (waits_for_resume)
         full_auto_turn(state, seat, rng, events)
         return
     engine.say(events, msg("event.missed_deadline", seat=label(state, seat)))
@@ -85,10 +85,19 @@ def settle(state: State, rng: Any, events: engine.Events) -> None:
     """Play AI, abandoned and full auto-command seats until a human owes a decision or the game is over."""
     while state["result"] is None and is_robot(state, state["current"]):
         seat = state["current"]
+        if waits_for_resume(state, seat):
+            return
         if state["status"][seat] == "FULL_AUTO":
             full_auto_turn(state, seat, rng, events)
         else:
             play_ai_turn(state, seat, rng, events, full=True)
+
+
+def waits_for_resume(state: State, seat: str) -> bool:
+    """A full auto-command human's turn waits for its deadline when no human in field is in
+    command: nobody else's turn would give him time to resume command (seed 11), so the turn
+    is owed ("let auto-command play this turn") and its deadline lets auto-command play it."""
+    return state["kind"][seat] == "human" and state["status"][seat] == "FULL_AUTO" and under_auto_command(state)
 
 
 def apply_seat_order(state: State, seat: str, order: dict[str, Any], rng: Any, events: engine.Events) -> None:
@@ -118,7 +127,7 @@ def apply(state: State, seat: str, order: dict[str, Any], rng: Any, events: engi
     kind = order["type"]
     if kind == "TIMEOUT":
         timeout(state, seat, rng, events)
-    elif kind == "AUTO":  # only in states saved when a full auto-command seat still owed its turn
+    elif kind == "AUTO":  # a full auto-command seat whose turn waited for a resume (waits_for_resume)
         full_auto_turn(state, seat, rng, events)
     elif kind in ("RESUME", "ABANDON"):
         apply_seat_order(state, seat, order, rng, events)

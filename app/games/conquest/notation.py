@@ -13,8 +13,9 @@ Examples::
 ``TIMEOUT`` (a missed deadline) is written in reports but is the server's order only:
 ``parse`` refuses it from a player.
 
-Territories may be written by name or by id, in any case; cards as c1..c44
-(J1 and J2 are the jokers c43 and c44).
+Territories may be written by name or by id, in any case; cards as c1..c44, or as the
+spec writes them, by the id of the territory they picture (``TRADE GER ITA J1 BONUS=ITA``);
+J1 and J2 are the jokers c43 and c44.
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ _LOOKUP: dict[str, str] = {}
 for _t in data.TERRITORIES:
     _LOOKUP[_t.lower()] = _t
     _LOOKUP[data.NAME[_t].lower()] = _t
-_CARDS = {c.lower(): c for c in data.DECK} | {"j1": "c43", "j2": "c44"}
+#: A card is written by its id (c1..c44), as the spec writes it by the territory it pictures
+#: (``GER`` is the card picturing Germany), or J1/J2 for the jokers.
+_CARDS = ({c.lower(): c for c in data.DECK} | {"j1": "c43", "j2": "c44"}
+          | {t.lower(): c for c, t in data.CARD_TERRITORY.items() if t})
 _SIMPLE = {
     "END_MOBILISATION": "END_MOBILISATION",
     "END_OFFENSIVE": "END_OFFENSIVE",

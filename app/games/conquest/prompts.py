@@ -175,8 +175,8 @@ def turn_prompt(state: State, seat: str) -> dict[str, Any]:
     phase, pools = state["phase"], state["pools"]
     base = {"seconds": seconds}
     if state["status"][seat] == "FULL_AUTO":
-        # Only in a state saved when a full auto-command seat still owed its own turn: new
-        # states play such turns at once (flow.settle); this lets the old one go on.
+        # When no human is in command (flow.waits_for_resume), or in a state saved when a full
+        # auto-command seat still owed its own turn: its deadline lets auto-command play it.
         return {
             **base,
             "kind": "auto",

@@ -16,9 +16,13 @@ How the spec meets the platform (each noted where it is implemented):
   (typed or mailed).
 - A seat under full auto-command (three missed turns in a row) is played like an
   AI seat inside ``resolve``: each of its turns is played at once, attacks
-  included, at its turn start, and nobody waits for it.  States saved before this
-  was so may still have such a seat owing its turn: it is offered "Let
-  auto-command play this turn" (AUTO_COMMAND), and its deadline does the same.
+  included, at its turn start, and nobody waits for it, while some human is in
+  command.  When no human in field is in command (a lone human among AI seats),
+  its turn is owed instead ("Let auto-command play this turn", AUTO_COMMAND) and
+  its deadline lets auto-command play it, so that he has time to resume command:
+  the armistice of 6.2 (c) comes after three whole rounds under auto-command, as
+  the seed says (a round in which a human was in command, even one who missed
+  his deadline, does not count).
 - ``default_order`` is ``{"type": "TIMEOUT"}``: ``resolve`` runs the light
   auto-command of the current phase and counts the miss (7.2).  As in the spec
   the counter returns to 0 when the player ends a turn by his own order, and at
@@ -48,7 +52,7 @@ from app.games.conquest import board, bot, checks, data, engine, flow, notation,
 from app.games.conquest.bot import random_turn_order
 from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
 from app.games.conquest.text import TEXT
-from app.games.options import known, one_of, whole
+from app.games.options import flag, known, one_of, whole
 from app.games.text import Msg, Render, msg, name
 
 
@@ -74,7 +78,7 @@ class ConquestRules(BaseRules):
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The spec's options (4.1): players 2-6, mode, timer, round_limit none/30/50/80, and
-        ai_seats up to players - 1."""
+        ai_seats up to players - 1; and the HOUSE ``balance`` for two commanders (data.BALANCE_ARMIES)."""
         opts = {**data.DEFAULT_OPTIONS, **options}
         known(opts, list(data.DEFAULT_OPTIONS), self.title)
         players = one_of("players", opts["players"], list(data.PLAYER_COUNTS))
@@ -84,6 +88,7 @@ class ConquestRules(BaseRules):
             "timer": one_of("timer", opts["timer"], data.TIMERS),
             "round_limit": one_of("round_limit", opts["round_limit"] or 0, data.ROUND_LIMITS),
             "ai_seats": whole("ai_seats", opts["ai_seats"] or 0, 0, players - 1),
+            "balance": flag("balance", opts["balance"]),
         }
         return clamp_options(checked)
 

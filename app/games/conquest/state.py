@@ -11,7 +11,7 @@ The state is plain JSON.  Main keys:
 - ``objective``: per seat ``{"card": "O11", "goal": "O7", "converted": bool}``;
 - ``round``, ``serial``, ``current``, ``phase``, ``pools``, ``pending``,
   ``moves_left``, ``conquered``, ``last_move_from``;
-- ``auto_rounds`` / ``human_acted`` (armistice by absence), ``result``.
+- ``auto_rounds`` / ``auto_at_start`` / ``human_acted`` (armistice by absence), ``result``.
 """
 
 from __future__ import annotations
@@ -112,17 +112,34 @@ def active_humans(state: State) -> list[str]:
     return [s for s in state["order"] if state["kind"][s] == "human" and state["status"][s] in ("ACTIVE", "FULL_AUTO")]
 
 
+def under_auto_command(state: State) -> bool:
+    """Every human in field is under full auto-command and none has asked to resume (seed 11:
+    "todos os humanos ainda em campo ... sob comando automático"); no human in field -> False."""
+    humans = active_humans(state)
+    resuming = state.get("resuming", [])
+    return bool(humans) and all(state["status"][s] == "FULL_AUTO" and s not in resuming for s in humans)
+
+
 def pool_total(state: State) -> int:
     return sum(state["pools"].values())
 
 
 def compute_pools(state: State, seat: str) -> dict[str, int]:
-    """General pool max(3, T // 2) plus a restricted pool per whole theatre (spec 5.1)."""
-    pools = {"G": max(3, len(territories_of(state, seat)) // 2)}
+    """General pool max(3, T // 2) plus a restricted pool per whole theatre (spec 5.1), and the
+    HOUSE ``balance`` armies of the second of two commanders in round 1."""
+    pools = {"G": max(3, len(territories_of(state, seat)) // 2) + balance_armies(state, seat)}
     for h in data.THEATRES:
         if controls_theatre(state, seat, h):
             pools[h] = data.THEATRE_BONUS[h]
     return pools
+
+
+def balance_armies(state: State, seat: str) -> int:
+    """Option ``balance`` with two commanders: the second in turn order places more in round 1."""
+    order = state["order"]
+    if state["options"].get("balance") and state["round"] == 1 and len(order) == 2 and seat == order[1]:
+        return data.BALANCE_ARMIES
+    return 0
 
 
 def valid_set(cards: list[str]) -> bool:
@@ -220,6 +237,7 @@ def setup_state(options: dict[str, Any], seats: list[str], rng: Any) -> State:
         "last_move_from": 0,
         "last_roll": None,
         "auto_rounds": 0,
+        "auto_at_start": False,
         "human_acted": False,
         "result": None,
     }

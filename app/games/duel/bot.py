@@ -1,40 +1,111 @@
-"""A simple greedy bot: better than random, cheap enough for benchmarks.
+"""A greedy bot: it tries every legal placement of the tile drawn and keeps the best.
 
-It decides from the seat's view only (its own area and the tile drawn)."""
+It decides from the seat's view only (its own area and the tile drawn).  A placement is
+worth what it does on the scoring pad, by these rules of thumb:
+
+- *settle tasks*: a task completed is worth twice its value, one cancelled costs its value;
+- *grow tasks toward their number*: an active task whose territory grows without passing
+  its number gains a little;
+- *close flagged territories*: a territory closed now scores each flag in it, its size;
+  a flagged territory that grows while open is promising;
+- *lengthen rails and rivers*: an edge of rail or river joined to one already placed;
+- *match the edges*: matching terrain on touching edges keeps territories open for later.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from app.games.duel.geometry import FACES, Grid, cell_key, key_cell, neighbour
+from app.games.duel.geometry import FACES, TILES, Grid, cell_key, key_cell, neighbour
 from app.games.duel.placement import grid_of, legal_placements, measure
+
+#: Weights of the rules of thumb (points a placement is expected to bring later).
+PROGRESS = 0.5
+FLAG_GROWTH = 0.2
+NETWORK = 1.5
 
 
 def _value(area: dict[str, Any], grid: Grid, cell: tuple[int, int], tile: str, rot: int, marker: str | None) -> float:
     after = dict(grid)
     after[cell] = (tile, rot)
+    return (settle_tasks(area, grid, after, cell, marker) + close_flagged_territories(after, cell)
+            + lengthen_networks(after, cell) + match_edges(after, cell))
+
+
+def settle_tasks(area: dict[str, Any], grid: Grid, after: Grid, cell: tuple[int, int], marker: str | None) -> float:
     gain = 0.0
     tasks = [(key_cell(e["cell"]), e["marker"]) for e in area["active"]]
     if marker:
         tasks.append((cell, marker))
     for c, m in tasks:
         v = int(m.rsplit("-", 1)[1])
-        status = measure(after, c, m)["status"]
-        if status == "done":
+        now = measure(after, c, m)
+        if now["status"] == "done":
             gain += 2 * v
-        elif status == "cancelled":
+        elif now["status"] == "cancelled":
             gain -= v
-    facing = FACES[tile][rot].facing
+        elif "n" in now:  # grow tasks toward their number
+            before = measure(grid, c, m)["n"] if c in grid else 0
+            gain += PROGRESS * (now["n"] - before)
+    return gain
+
+
+def _territory(grid: Grid, cell: tuple[int, int], seg: int) -> tuple[set[tuple[tuple[int, int], int]], bool]:
+    """The (cell, segment) pairs of the territory holding ``seg`` of ``cell``, and whether it is closed."""
+    terrain = FACES[grid[cell][0]][grid[cell][1]].seg_terrain[seg]
+    seen = {(cell, seg)}
+    stack = [(cell, seg)]
+    closed = True
+    while stack:
+        c, s = stack.pop()
+        f = FACES[grid[c][0]][grid[c][1]]
+        for d in f.seg_dirs[s]:
+            n = neighbour(c, d)
+            other = grid.get(n)
+            if other is None:
+                closed = False
+                continue
+            of = FACES[other[0]][other[1]]
+            s2 = of.dir_seg[(d + 3) % 6]
+            if of.seg_terrain[s2] == terrain and (n, s2) not in seen:
+                seen.add((n, s2))
+                stack.append((n, s2))
+    return seen, closed
+
+
+def close_flagged_territories(after: Grid, cell: tuple[int, int]) -> float:
+    gain = 0.0
+    face = FACES[after[cell][0]][after[cell][1]]
+    for seg, terrain in enumerate(face.seg_terrain):
+        if terrain not in "FGV":
+            continue
+        pairs, closed = _territory(after, cell, seg)
+        flags = sum(1 for c, s in pairs if TILES[after[c][0]].flag == s)
+        size = len({c for c, _ in pairs})
+        gain += flags * (size if closed else FLAG_GROWTH * size)
+    return gain
+
+
+def lengthen_networks(after: Grid, cell: tuple[int, int]) -> float:
+    gain = 0.0
+    facing = FACES[after[cell][0]][after[cell][1]].facing
+    for d in range(6):
+        other = after.get(neighbour(cell, d))
+        if facing[d] in "RW" and other is not None and FACES[other[0]][other[1]].facing[(d + 3) % 6] == facing[d]:
+            gain += NETWORK
+    return gain
+
+
+def match_edges(after: Grid, cell: tuple[int, int]) -> float:
+    gain = 0.0
+    facing = FACES[after[cell][0]][after[cell][1]].facing
     for d in range(6):
         other = after.get(neighbour(cell, d))
         if other is None:
             continue
         theirs = FACES[other[0]][other[1]].facing[(d + 3) % 6]
-        if theirs == facing[d]:
-            gain += 1.5 if theirs in "RW" else 1.0
-        else:
-            gain -= 0.5
+        gain += 1.0 if theirs == facing[d] else -0.5
     return gain
 
 

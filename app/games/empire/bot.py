@@ -1,8 +1,20 @@
-"""Bot players: default orders, random legal orders and a bot that plays with a plan.
+"""Empire's bots: default orders, random legal orders and a bot that plays with a plan.
 
 ``default_order`` is what the spec does for a missed window; ``random_order`` draws
-random legal orders (bots, fuzzing); ``plan`` keeps a home guard, expands with
-Conquest troops, attacks where enemies stand and builds toward its objectives.
+random legal orders (``randomplay``); ``plan`` is the planning bot, whose reasoning reads
+as a list of rules of thumb, one function each:
+
+- *pay the upkeep first*: it keeps the Gold its troops cost at Maintenance (turn 7) through
+  the market and its builds, sells surplus goods for Gold when short, buys Food for its
+  population, and routes population into troops only as far as next round's Gold will pay
+  for them (``affordable_recruits``); a standing LOSSES order names the troops to give up first;
+- *pacts only against a threat*: it proposes a pact for its home only to a neighbour whose
+  troops stand next to it, accepts one only from such a neighbour and declines the others,
+  so homes can be contested;
+- *trade what it has too much of* for what it lacks, declines offers it does not need;
+- *march on*: a home guard in Defence, the other troops move toward provinces it does not
+  control, in Conquest where nobody stands and in Attack where enemies stand;
+- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O7).
 """
 
 from __future__ import annotations
@@ -10,21 +22,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.empire import data, tribute
-from app.games.empire.notation import parse_line
-from app.games.empire.prompts import ORDER_TYPE, build_choices, market_choices
+from app.games.empire import data, randomplay, tribute
+from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
     State,
     active,
-    clone,
     controlled,
     default_loss,
     name,
     owner,
-    right_of,
     troops_of,
 )
-from app.games.empire.windows import apply_admin, apply_answer, open_to
+from app.games.empire.windows import open_to
 
 Line = dict[str, Any]
 Order = dict[str, Any]
@@ -39,133 +48,16 @@ def default_order(state: State, seat: str) -> Order:
 
 
 def random_order(state: State, seat: str, rng: random.Random) -> Order:
-    ph = state["phase"]
-    return {"type": ORDER_TYPE[ph], "lines": RANDOM[ph](state, seat, rng)}
-
-
-def _random_propose(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    res = state["players"][seat]["res"]
-    others = [name(state, s) for s in active(state) if s != seat]
-    lines: list[dict[str, Any]] = []
-    for _ in range(rng.randint(0, 3)):
-        give = [r for r in data.TRADE_GOODS if res[r] > 0]
-        if not give:
-            break
-        g = rng.choice(give)
-        w = rng.choice([r for r in data.TRADE_GOODS if r != g])
-        d: dict[str, Any] = {"op": "OFFER", "give_n": rng.randint(1, min(res[g], 3)), "give": g,
-                             "get_n": rng.randint(1, 3), "get": w}
-        if others and rng.random() < 0.3:
-            d["to"] = rng.choice(others)
-        lines.append(d)
-    mine = controlled(state, seat)
-    if mine and others and rng.random() < 0.3:
-        lines.append({"op": "PACT", "with": rng.choice(others), "province": rng.choice(mine)})
-    return lines
-
-
-def _random_answer(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    offers, pacts = open_to(state, seat)
-    lines: list[dict[str, Any]] = []
-    for o in offers:
-        x = rng.random()
-        if x < 0.4:
-            lines.append({"op": "ACCEPT_OFFER", "id": o["id"]})
-        elif x < 0.7:
-            lines.append({"op": "DECLINE_OFFER", "id": o["id"]})
-    for p in pacts:
-        mine = controlled(state, seat)
-        if mine and rng.random() < 0.5:
-            lines.append({"op": "ACCEPT_PACT", "id": p["id"], "province": rng.choice(mine)})
-        elif rng.random() < 0.5:
-            lines.append({"op": "DECLINE_PACT", "id": p["id"]})
-    scratch = clone(state)
-    return [d for d in lines if not apply_answer(scratch, seat, [d])]
-
-
-def _random_admin(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    lines: list[dict[str, Any]] = []
-    scratch = clone(state)
-    if rng.random() < 0.5:
-        options = market_choices(state, seat)
-        if options:
-            choice = rng.choice(options)["value"]
-            d = parse_line(choice)
-            if not apply_admin(scratch, seat, [d]):
-                lines.append(d)
-    if rng.random() < 0.6:
-        opts = [c["value"] for c in build_choices(scratch, seat) if c["value"]]
-        rng.shuffle(opts)
-        for value in opts[:4]:
-            d = parse_line(value)
-            trial = clone(state)
-            if not apply_admin(trial, seat, lines + [d]):
-                lines.append(d)
-                break
-    others = [name(state, s) for s in active(state) if s != seat]
-    mine = troops_of(state, seat)
-    for tid in mine:
-        here = state["troops"][tid]["province"]
-        if rng.random() < 0.5:
-            lines.append({"op": "MOVE", "troop": tid, "province": rng.choice(data.PROVINCES[here]["adj"])})
-        if rng.random() < 0.5:
-            mode = rng.choice(data.MODES)
-            d = {"op": "MODE", "troop": tid, "mode": mode}
-            if mode == "ATTACK" and others and rng.random() < 0.3:
-                d["target"] = rng.choice(others)
-            lines.append(d)
-    if mine and rng.random() < 0.2:
-        lines.append({"op": "LOSSES", "troops": rng.sample(mine, min(len(mine), rng.randint(1, 3)))})
-    return lines
-
-
-def _random_lose(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    if rng.random() < 0.3:
-        return []
-    chooser = state["phase"] == "T7B"
-    victim = state["choosers"][seat] if chooser else seat
-    ids = rng.sample(troops_of(state, victim), state["maint"][victim])
-    if chooser:
-        return [{"op": "LOSE_FOR", "player": name(state, victim), "troops": ids}]
-    return [{"op": "LOSE", "troops": ids}]
-
-
-def _random_route(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    pop = state["players"][seat]["res"]["POP"]
-    lines: list[dict[str, Any]] = []
-    n = rng.randint(0, pop)
-    g = rng.randint(0, n)
-    if g:
-        lines.append({"op": "ROUTE_GOLD", "n": g})
-    room = data.MAX_SIMPLE - len(troops_of(state, seat, kind="S"))
-    provs = controlled(state, seat)
-    t = min(n - g, room)
-    if t and provs:
-        lines.append({"op": "ROUTE_TROOPS", "n": t, "province": rng.choice(provs)})
-    if rng.random() < 0.3:
-        lines.append({"op": "TRIBUTE_FREE", "res": rng.choice(data.RESOURCES)})
-    if rng.random() < 0.3:
-        lines.append({"op": "TRIBUTE_SIMPLE", "res": [rng.choice(data.SIMPLE), rng.choice(data.SIMPLE)]})
-    return lines
-
-
-def _random_pay(state: State, seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    res = dict(state["players"][seat]["res"])
-    out = []
-    for _ in range(state["pay_window"][seat]):
-        form = list(rng.choice(tribute.options(res, state["tribute"])[1]))
-        rng.shuffle(form)
-        for r in form:
-            res[r] -= 1
-        out.append({"op": "PAY", "res": form})
-    return out
-
-
-RANDOM = {"T3A": _random_propose, "T3B": _random_answer, "T4": _random_admin, "T7A": _random_lose, "T7B": _random_lose,
-          "T8": _random_route, "T9": _random_pay}
+    """Random legal lines for the open window."""
+    return randomplay.random_order(state, seat, rng)
 
 
 # ------------------------------------------------------------------ the planning bot
+
+#: Gold kept beyond the upkeep through turn 4: Embezzlement (S05) takes 2.
+GOLD_MARGIN = 2
+#: Food kept beyond the population's: Blight (S01) and Bandits (S07) take some.
+FOOD_MARGIN = 1
 
 
 def _home(state: State, seat: str) -> int | None:
@@ -176,32 +68,100 @@ def _home(state: State, seat: str) -> int | None:
     return mine[0] if mine else None
 
 
-def _propose(state: State, seat: str, rng: random.Random) -> list[Line]:
+def upkeep(state: State, seat: str) -> int:
+    """Gold due at Maintenance: one per troop in play."""
+    return len(troops_of(state, seat))
+
+
+def gold_income(state: State, seat: str) -> int:
+    """Gold produced in turn 2: each administrative centre controlled."""
+    return data.CENTRE_GOLD * sum(1 for p in controlled(state, seat) if state["provinces"][str(p)]["centre"])
+
+
+def income(state: State, seat: str, what: str) -> int:
+    """What turn 2 will produce of ``what`` from the provinces held now."""
+    n = 0
+    for p in controlled(state, seat):
+        info, prov = data.PROVINCES[p], state["provinces"][str(p)]
+        if info["res"] == what:
+            n += info["amount"] + (1 if prov["building"] == "INF" else 0)
+        if what == "POP":
+            n += data.POP_PER_PROVINCE + (data.CENTRE_POP if prov["centre"] else 0)
+    return n
+
+
+def gold_for_food(state: State, seat: str) -> int:
+    """Gold the market will take next round to feed the population (one Food per Pop)."""
     res = state["players"][seat]["res"]
-    lines: list[Line] = []
+    short = income(state, seat, "POP") + FOOD_MARGIN - res["FOOD"] - income(state, seat, "FOOD")
+    return max(0, int(short + 1) // data.MARKET_BUY_RATE)
+
+
+def spare_gold(state: State, seat: str, res: dict[str, int]) -> int:
+    """Gold that may be spent in turn 4 and still pay this round's upkeep."""
+    return res["GOLD"] - upkeep(state, seat) - GOLD_MARGIN
+
+
+def threats(state: State, seat: str, p: int) -> dict[str, int]:
+    """Other players' troops in ``p`` or next to it, by owner."""
+    out: dict[str, int] = {}
+    for t in state["troops"].values():
+        if t["owner"] != seat and (t["province"] == p or t["province"] in data.PROVINCES[p]["adj"]):
+            out[t["owner"]] = out.get(t["owner"], 0) + 1
+    return out
+
+
+def _propose(state: State, seat: str, rng: random.Random) -> list[Line]:
+    lines = trade_surplus_for_need(state, seat)
+    pact = pact_against_threat(state, seat)
+    return lines + ([pact] if pact else [])
+
+
+def trade_surplus_for_need(state: State, seat: str) -> list[Line]:
+    """Offer 2 of the good held most for 1 of a good held none of (Food first when short); for
+    O6 (trade markers), fair one-for-one offers to everyone every round."""
+    res = state["players"][seat]["res"]
+    if "O6" in state["players"][seat]["objectives"]:
+        goods = sorted(data.SIMPLE, key=lambda r: -res[r])
+        return [{"op": "OFFER", "give_n": 1, "give": g, "get_n": 1, "get": goods[-1 - i]}
+                for i, g in enumerate(goods[:2]) if res[g] >= 1 and g != goods[-1 - i]]
     surplus = max(data.SIMPLE, key=lambda r: res[r])
-    lacking = min(data.SIMPLE, key=lambda r: res[r])
-    if res[surplus] >= 5 and res[lacking] == 0:
-        lines.append({"op": "OFFER", "give_n": 2, "give": surplus, "get_n": 1, "get": lacking})
+    lacking = "FOOD" if res["FOOD"] < res["POP"] else min(data.SIMPLE, key=lambda r: res[r])
+    if surplus != lacking and res[surplus] >= 5 and res[lacking] <= 1:
+        return [{"op": "OFFER", "give_n": 2, "give": surplus, "get_n": 1, "get": lacking}]
+    return []
+
+
+def pact_against_threat(state: State, seat: str) -> Line | None:
+    """A pact for the home, proposed only to the neighbour with the most troops around it."""
     home = _home(state, seat)
-    right = right_of(state, seat)
-    if home is not None and right != seat:
-        lines.append({"op": "PACT", "with": name(state, right), "province": home})
-    return lines
+    if home is None:
+        return None
+    near = threats(state, seat, home)
+    if not near:
+        return None
+    worst = max(sorted(near), key=lambda s: near[s])
+    return {"op": "PACT", "with": name(state, worst), "province": home}
 
 
 def _answer(state: State, seat: str, rng: random.Random) -> list[Line]:
-    res = state["players"][seat]["res"]
+    res = dict(state["players"][seat]["res"])
     offers, pacts = open_to(state, seat)
     lines: list[Line] = []
+    wants_markers = "O6" in state["players"][seat]["objectives"]
     for o in offers:
-        if res[o["get"]] >= o["get_n"] + 3 and res[o["give"]] < 3:
+        if res[o["get"]] >= o["get_n"] + (0 if wants_markers else 3) and (wants_markers or res[o["give"]] < 3):
             lines.append({"op": "ACCEPT_OFFER", "id": o["id"]})
-            res = dict(res, **{o["get"]: res[o["get"]] - o["get_n"]})
+            res[o["get"]] -= o["get_n"]
+        else:
+            lines.append({"op": "DECLINE_OFFER", "id": o["id"]})
     home = _home(state, seat)
+    near = threats(state, seat, home) if home is not None else {}
     for p in pacts:
-        if home is not None:
+        if home is not None and p["from"] in near:
             lines.append({"op": "ACCEPT_PACT", "id": p["id"], "province": home})
+        else:
+            lines.append({"op": "DECLINE_PACT", "id": p["id"]})
     return lines
 
 
@@ -213,7 +173,7 @@ def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     order = ["HEAVY"] if "O7" in objs else []
     order += ["WALL"] if "O2" in objs else []
     order += ["INF"] if "O3" in objs else []
-    order += ["INF", "HEAVY", "WALL"]
+    order += ["INF", "WALL", "HEAVY"]
     for what in order:
         if what == "HEAVY" and home is not None and len(troops_of(state, seat, kind="H")) < data.MAX_HEAVY:
             return what, home
@@ -223,23 +183,87 @@ def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     return None
 
 
+def market_for_upkeep(state: State, seat: str, res: dict[str, int]) -> Line | None:
+    """Short of this round's upkeep: sell the good held most, in lots of 3, for Gold."""
+    short = upkeep(state, seat) + GOLD_MARGIN - res["GOLD"]
+    if short <= 0:
+        return None
+    good = max(data.MARKET_GOODS, key=lambda r: res[r] - (res["POP"] if r == "FOOD" else 0))
+    spare = res[good] - (res["POP"] if good == "FOOD" else 0)
+    lots = min((short + 0), spare // data.MARKET_SELL_LOT)
+    if lots <= 0:
+        return None
+    res[good] -= lots * data.MARKET_SELL_LOT
+    res["GOLD"] += lots
+    return {"op": "MARKET", "side": "SELL", "res": good, "n": lots * data.MARKET_SELL_LOT}
+
+
+def market_for_food(state: State, seat: str, res: dict[str, int]) -> Line | None:
+    """Food for the population (Maintenance takes one Food per Pop), with Gold to spare."""
+    need = res["POP"] + FOOD_MARGIN - res["FOOD"]
+    n = min((need + 1) // data.MARKET_BUY_RATE, spare_gold(state, seat, res))
+    if need <= 0 or n <= 0:
+        return None
+    res["GOLD"] -= n
+    res["FOOD"] += data.MARKET_BUY_RATE * n
+    return {"op": "MARKET", "side": "BUY", "res": "FOOD", "n": n}
+
+
+def build_toward_objectives(state: State, seat: str, res: dict[str, int], market: bool) -> list[Line]:
+    """The wanted build, buying its one missing good when Gold is spare; a heavy troop only when
+    its upkeep is covered."""
+    want = _wanted_build(state, seat)
+    if not want:
+        return []
+    what, where = want
+    if what == "HEAVY" and spare_gold(state, seat, res) < 1:
+        return []
+    lines: list[Line] = []
+    cost = data.BUILD_COST[what]
+    missing = {r: n - res[r] for r, n in cost.items() if res[r] < n}
+    if len(missing) == 1 and not market:
+        r, m = next(iter(missing.items()))
+        gold = (m + 1) // 2
+        if spare_gold(state, seat, res) >= gold + (1 if what == "HEAVY" else 0):
+            lines.append({"op": "MARKET", "side": "BUY", "res": r, "n": gold})
+            res["GOLD"] -= gold
+            res[r] += data.MARKET_BUY_RATE * gold
+            missing = {}
+    if not missing:
+        lines.append({"op": "BUILD", "what": what, "province": where})
+        for r, n in cost.items():
+            res[r] -= n
+    return lines
+
+
+def losses_to_give_up(state: State, seat: str, res: dict[str, int]) -> Line | None:
+    """When the upkeep may fall short, a standing order: simple troops away from home go first."""
+    if res["GOLD"] >= upkeep(state, seat) + GOLD_MARGIN:
+        return None
+    home = _home(state, seat)
+    mine = troops_of(state, seat)
+    first = sorted(mine, key=lambda t: (state["troops"][t]["kind"] == "H", state["troops"][t]["province"] == home,
+                                        -state["troops"][t]["num"]))[:3]
+    if not first or first == state["players"][seat]["losses"][:3]:
+        return None
+    return {"op": "LOSSES", "troops": first}
+
+
 def _admin(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = dict(state["players"][seat]["res"])
     lines: list[Line] = []
-    want = _wanted_build(state, seat)
-    if want:
-        cost = data.BUILD_COST[want[0]]
-        missing = {r: n - res[r] for r, n in cost.items() if res[r] < n}
-        if len(missing) == 1:
-            r, m = next(iter(missing.items()))
-            gold = (m + 1) // 2
-            if res["GOLD"] >= gold + 1:
-                lines.append({"op": "MARKET", "side": "BUY", "res": r, "n": gold})
-                res["GOLD"] -= gold
-                res[r] += 2 * gold
-                missing = {}
-        if not missing:
-            lines.append({"op": "BUILD", "what": want[0], "province": want[1]})
+    market = market_for_upkeep(state, seat, res) or market_for_food(state, seat, res)
+    if market:
+        lines.append(market)
+    lines += build_toward_objectives(state, seat, res, market=bool(market))
+    lines += march_on(state, seat, rng)
+    losses = losses_to_give_up(state, seat, res)
+    return lines + ([losses] if losses else [])
+
+
+def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
+    """A home guard in Defence; the others take what they stand on, or move on to the next province."""
+    lines: list[Line] = []
     home = _home(state, seat)
     mine = troops_of(state, seat)
     guard = next((t for t in mine if state["troops"][t]["province"] == home), None)
@@ -257,13 +281,31 @@ def _admin(state: State, seat: str, rng: random.Random) -> list[Line]:
         else:
             targets = [p for p in data.PROVINCES[here]["adj"] if owner(state, p) != seat]
             if targets:
-                dest = rng.choice(targets)
+                dest = max(targets, key=lambda p: (worth_taking(state, seat, p), rng.random()))
                 lines.append({"op": "MOVE", "troop": tid, "province": dest})
                 busy = any(v["province"] == dest and v["owner"] != seat for v in state["troops"].values())
                 mode = "ATTACK" if busy else "CONQUEST"
         if mode != t["mode"] or t.get("target"):
             lines.append({"op": "MODE", "troop": tid, "mode": mode})
     return lines
+
+
+def worth_taking(state: State, seat: str, p: int) -> int:
+    """How much a province not held serves the objectives: another's centre for O4, enemy troops
+    for O5 (war spoils), provinces 6 and 7 for O8, else neutral land before a player's."""
+    objs = state["players"][seat]["objectives"]
+    prov = state["provinces"][str(p)]
+    enemies = sum(1 for t in state["troops"].values() if t["province"] == p and t["owner"] != seat)
+    value = 2 if owner(state, p) is None else 1
+    if "O4" in objs and prov["centre"] not in (None, state["colour"][seat]):
+        value += 6
+    if "O5" in objs:
+        value += 2 * min(enemies, 3)
+    elif enemies:
+        value -= 1
+    if "O8" in objs and p in (6, 7):
+        value += 5
+    return value
 
 
 def _lose(state: State, seat: str, rng: random.Random) -> list[Line]:
@@ -284,13 +326,30 @@ def _lose(state: State, seat: str, rng: random.Random) -> list[Line]:
     return [{"op": "LOSE", "troops": ids}]
 
 
+def affordable_recruits(state: State, seat: str) -> int:
+    """New troops whose upkeep next round's Gold covers: Gold now + the Pop routed into Gold +
+    the centres' Gold, less a tribute, a margin and the Food to buy, must pay every troop."""
+    res = state["players"][seat]["res"]
+    budget = (res["GOLD"] + res["POP"] + gold_income(state, seat) - 1 - GOLD_MARGIN - upkeep(state, seat)
+              - gold_for_food(state, seat))
+    return max(0, int(budget) // 2)
+
+
+def wanted_army(state: State, seat: str) -> int:
+    """Ten troops for O7; otherwise three per province held, at least six."""
+    if "O7" in state["players"][seat]["objectives"]:
+        return 10
+    return max(6, 3 * len(controlled(state, seat)))
+
+
 def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = state["players"][seat]["res"]
     pop = res["POP"]
     lines: list[Line] = []
     home = _home(state, seat)
     room = data.MAX_SIMPLE - len(troops_of(state, seat, kind="S"))
-    troops = min((pop + 1) // 2, room) if len(troops_of(state, seat)) < 10 and home else 0
+    want = max(0, wanted_army(state, seat) - len(troops_of(state, seat)))
+    troops = min(pop, room, want, affordable_recruits(state, seat)) if home is not None else 0
     if troops:
         lines.append({"op": "ROUTE_TROOPS", "n": troops, "province": home})
     if pop - troops:

@@ -45,7 +45,20 @@ def new_player(colour: str) -> dict[str, Any]:
     }
 
 
-def setup(options: dict[str, Any], seats: list[str], rng: random.Random) -> State:
+def draw_seats(seats: list[str], rng: random.Random) -> list[str]:
+    """Spec 3.2: the engine draws seats at random; the drawn order is seat 1, seat 2, ...
+
+    Seat 1 is Blue and plays first in round 1, so the first player listed is not favoured.
+    """
+    order = list(seats)
+    rng.shuffle(order)
+    return order
+
+
+def setup(options: dict[str, Any], seats: list[str], rng: random.Random, draw: bool = True) -> State:
+    """Spec 3; ``draw=False`` keeps ``seats`` in the order given (scenarios that set seats up)."""
+    if draw:
+        seats = draw_seats(seats, rng)
     n = len(seats)
     colours = data.COLOURS_BY_COUNT[n]
     state: State = {

@@ -22,6 +22,7 @@ def test_options_and_robot_seats():
         "timer": 86400,
         "round_limit": 0,
         "ai_seats": 0,
+        "balance": False,
     }
     assert RULES.seats({"players": 6}) == ["P1", "P2", "P3", "P4", "P5", "P6"]
     assert RULES.robot_seats({"players": 5, "ai_seats": 2}) == ["P4", "P5"]
@@ -52,6 +53,8 @@ def test_ai_seats_never_owe_and_colours_are_drawn():
         ("MOVE 1 Western Canada Eastern Canada", {"type": "MOVE", "pair": "WCA-ECA", "count": 1}),
         ("TRADE c12 c30 c41", {"type": "TRADE", "cards": ["c12", "c30", "c41"]}),
         ("TRADE c12 c13 J1 BONUS=ITA", {"type": "TRADE", "cards": ["c12", "c13", "c43"], "bonus": "ITA"}),
+        ("TRADE GER ITA J1 BONUS=ITA", {"type": "TRADE", "cards": ["c12", "c13", "c43"], "bonus": "ITA"}),
+        ("trade ger c13 j2", {"type": "TRADE", "cards": ["c12", "c13", "c44"]}),
         (
             "ATTACK GER POL REPEAT=CONQUER STOP=3 ADVANCE=MAX",
             {"type": "ATTACK", "pair": "GER-POL", "repeat": "CONQUER", "stop": 3, "advance": "MAX"},
@@ -73,7 +76,8 @@ def test_format_uses_names():
     assert RULES.format({"type": "MOVE", "pair": "UKR-CAU", "count": 2}) == "MOVE 2 Ukraine Caucasus"
 
 
-@pytest.mark.parametrize("text", ["ATTACK Atlantis Libya", "PLACE Moscow", "TRADE c1 c2", "ABANDON", "MOVE 2 GER"])
+@pytest.mark.parametrize("text", ["ATTACK Atlantis Libya", "PLACE Moscow", "TRADE c1 c2", "ABANDON", "MOVE 2 GER",
+                                  "TRADE GER ITA ATL", "TRADE GER ITA J3", "TRADE Germany Italy Poland"])
 def test_notation_rejects_unreadable(text):
     with pytest.raises(InvalidOrder):
         RULES.parse(text)

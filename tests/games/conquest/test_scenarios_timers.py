@@ -75,28 +75,79 @@ def _t26():
     return s
 
 
-def test_t26_three_fully_automatic_rounds_end_the_game():
+def _deadlines_until_the_end(s):
+    """Every owed turn is a full auto-command seat's, waiting for its deadline; let each pass."""
+    events = []
+    while RULES.outcome(s) is None:
+        (owing,) = RULES.owed(s)
+        assert RULES.owed(s)[owing]["kind"] == "auto"
+        s, ev = play(s, s["colour"][owing], {"type": "TIMEOUT"})
+        events += ev
+    return s, events
+
+
+def test_t26_three_rounds_under_auto_command_end_the_game():
     s = _t26()
     s, ev = play(s, "Blue", {"type": "TIMEOUT"})
-    # both seats under full auto-command: rounds 12, 13 and 14 are played at once, nobody waits
-    assert s["round"] == 14 and RULES.outcome(s) is not None and RULES.owed(s) == {}
+    # both humans under full auto-command: nobody is in command, so each of their turns waits for
+    # its deadline (time to resume command) and auto-command plays it then
+    assert RULES.outcome(s) is None and list(RULES.owed(s)) == [seat(s, "Red")]
+    s, more = _deadlines_until_the_end(s)
+    ev += more
+    assert s["round"] == 14 and RULES.owed(s) == {}
     assert "3 rounds without a human order" in texts(ev)
     assert texts(ev).count("Auto-command plays the turn of") == 6
 
 
-def test_t26_a_human_turn_restarts_the_count():
+def test_t26_rounds_with_a_human_in_command_do_not_count():
     s = _t26()
     red = seat(s, "Red")
     s, _ = anytime(s, "Red", "RESUME_COMMAND")
     s, _ = play(s, "Blue", {"type": "TIMEOUT"})
     assert s["round"] == 12 and s["current"] == red and s["status"][red] == "ACTIVE"
-    s, _ = play(s, "Red", {"type": "TIMEOUT"})  # round 12: fully automatic (Blue under full auto-command)
-    assert s["round"] == 13 and s["auto_rounds"] == 1 and s["current"] == red
+    s, _ = play(s, "Red", {"type": "TIMEOUT"})  # round 12: Red in command, though he missed a deadline
+    assert s["round"] == 13 and s["auto_rounds"] == 0 and s["current"] == red
     while s["round"] == 13:  # round 13: Red plays his own turn
         s, _ = play(s, "Red", bot_order(RULES, s, red, Dice()))
     assert s["round"] == 14 and s["auto_rounds"] == 0 and s["current"] == red
     s, _ = play(s, "Red", {"type": "TIMEOUT"})
-    assert s["round"] == 15 and RULES.outcome(s) is None and s["auto_rounds"] == 1
+    assert s["round"] == 15 and RULES.outcome(s) is None and s["auto_rounds"] == 0
+
+
+def _lone_human():
+    """1 human (Red, about to miss a third turn in round 4) and 3 AI seats."""
+    s = scenario(players=4, current="Red", phase="MOBILISATION", round_=4, rest=["Red", "Blue", "Olive", "Ochre"])
+    for colour in ("Blue", "Olive", "Ochre"):
+        s["kind"][seat(s, colour)] = "ai"
+    s["timeouts"][seat(s, "Red")] = 2
+    start_turn(s, [])
+    return s
+
+
+def test_a_lone_human_under_auto_command_has_three_rounds_to_resume():
+    s = _lone_human()
+    red = seat(s, "Red")
+    s, ev = play(s, "Red", {"type": "TIMEOUT"})
+    # the same resolution does not end the game: Red's round-5 turn waits for its deadline
+    assert s["status"][red] == "FULL_AUTO" and RULES.outcome(s) is None
+    assert s["round"] == 5 and RULES.owed(s)[red]["kind"] == "auto"
+    assert "Armistice" not in texts(ev)
+    assert [f["base"] for f in RULES.anytime_prompt(s, red)["forms"]] == [{"type": "RESUME"}, {"type": "ABANDON"}]
+    for rnd, counted in ((5, 1), (6, 2)):  # Red lets the deadline pass; the AI plays his turn
+        s, _ = play(s, "Red", {"type": "TIMEOUT"})
+        assert RULES.outcome(s) is None and s["round"] == rnd + 1 and s["auto_rounds"] == counted
+        assert RULES.owed(s)[red]["kind"] == "auto"
+    s, ev = anytime(s, "Red", "RESUME_COMMAND")  # round 7: he resumes; the AI plays this turn
+    assert RULES.outcome(s) is None and s["round"] == 8 and s["auto_rounds"] == 0
+    assert s["status"][red] == "ACTIVE" and s["timeouts"][red] == 0
+    assert RULES.owed(s)[red]["kind"] == "mobilisation"
+
+
+def test_a_lone_human_who_never_resumes_ends_in_armistice_after_three_rounds():
+    s = _lone_human()
+    s, _ = play(s, "Red", {"type": "TIMEOUT"})
+    s, ev = _deadlines_until_the_end(s)
+    assert s["round"] == 7 and "3 rounds without a human order" in texts(ev)
 
 
 def _t27():

@@ -132,6 +132,15 @@ def test_t12_one_bonus_territory_per_trade():
     assert s3["armies"]["GER"] == 3 and s3["armies"]["ITA"] == 1
 
 
+def test_t12_in_the_specs_own_words_cards_named_by_territory():
+    s = _t12()
+    s2, _ = play(s, "Red", "TRADE GER ITA POL BONUS=ITA")
+    assert s2["trades"] == 4 and s2["pools"]["G"] == 13
+    assert s2["armies"]["ITA"] == 3 and s2["armies"]["GER"] == 1
+    with pytest.raises(IllegalOrder, match="BONUS must be a territory you control"):
+        RULES.validate(s, seat(s, "Red"), RULES.parse("TRADE GER ITA POL BONUS=POL"))
+
+
 def test_t13_mandatory_trade_at_five_cards():
     owners = {"GER": "Red"}
     s = scenario(owners=owners, phase="MOBILISATION")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 from app.games.empire import RULES, data
+from app.games.empire.phases import start_round
+from app.games.empire.state import setup
 
 SEAT = {"BLUE": "P1", "GREEN": "P2", "YELLOW": "P3", "RED": "P4"}
 FACES = {"-": -1, "0": 0, "+": 1}
@@ -29,10 +31,20 @@ class ScriptedRng(random.Random):
         return super().randint(a, b)
 
 
+def seated(options: dict, rng: random.Random) -> dict:
+    """``RULES.setup`` with the seats in their listed order (P1 is seat 1, Blue), as scenarios assume.
+
+    A real game draws the seat order (spec 3.2); scenarios name seats by colour.
+    """
+    opts = RULES.check_options(options)
+    st = setup(opts, RULES.seats(opts), rng, draw=False)
+    start_round(st, rng)
+    return st
+
+
 def scenario(players: int = 4, round_no: int = 1, first: str = "BLUE", mode: str = "short"):
     """A state in round ``round_no`` with homes held, no troops, empty stocks, quiet setbacks."""
-    seats = RULES.seats({"players": players})
-    st = RULES.setup({"players": players, "mode": mode}, seats, random.Random(3))
+    st = seated({"players": players, "mode": mode}, random.Random(3))
     st["troops"] = {}
     for pl in st["players"].values():
         pl["res"] = {r: 0 for r in data.RESOURCES}

@@ -11,7 +11,8 @@ from tests.platform.helpers import create_game, game_row, path_of, post_form  # 
 
 def test_two_players_submit_proposals_and_admin_forms(app, client, runner):
     made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
-    a, b = made["seats"]
+    colour = game_row(app, made["game"]).state["colour"]  # seats are drawn: a is Blue, b Yellow
+    a, b = sorted(made["seats"], key=lambda s: colour[s["seat"]] != "BLUE")
     page = client.get(path_of(a["link"]))
     assert page.status_code == 200
     html = page.get_data(as_text=True)

@@ -11,12 +11,12 @@ from app.games.base import IllegalOrder, InvalidOrder
 from app.games.empire import RULES
 from app.games.empire.phases import end_round
 
-from .helpers import ScriptedRng, control, put, res, scenario, seat
+from .helpers import ScriptedRng, control, put, res, scenario, seat, seated
 
 
 def _start(players=4, mode="short", **extra):
     opts = {"players": players, "mode": mode, **extra}
-    return RULES.setup(opts, RULES.seats(opts), random.Random(11))
+    return seated(opts, random.Random(11))
 
 
 def test_two_player_setup_uses_blue_and_yellow_without_o6():
@@ -171,7 +171,7 @@ def test_every_prompt_form_offers_only_legal_single_choices():
 
 def test_missed_windows_never_block_the_game():
     opts = {"players": 3, "mode": "short", "round_limit": 3}
-    st = RULES.setup(opts, RULES.seats(opts), random.Random(4))
+    st = seated(opts, random.Random(4))
     steps = 0
     while RULES.outcome(st) is None:
         st, _ = RULES.resolve(st, {}, random.Random(steps))

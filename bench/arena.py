@@ -1,0 +1,285 @@
+"""The bots' arena: each game's bot against the random-legal-order bot and against itself.
+
+Usage: python bench/arena.py [--quick] [--games N] [--vs-random N] [--only SLUG[,SLUG]] [--jobs J]
+
+For every game and player count it plays
+
+- the bot in one seat against random legal orders in the others, the bot's seat moving round
+  the table from game to game: the bot's win rate, with its 95% confidence interval (Wilson);
+- the bot in every seat: each seat position's win rate (the position the rules give a seat:
+  Empire's drawn seat 1..n, Conquest's drawn turn order, the Duel's and Dual Powers' seats),
+  which shows where the rules favour a seat;
+- Dual Powers solo: the bot as the player against the Opposition at difficulty 1.
+
+It also measures what the goals name: the Duel bot's average score, and how often Empire's
+bot pays its upkeep in full and which kinds of order it uses.  Bots decide from their seat's
+view and prompt (``bot_order``), as on the site.  Seeds are fixed, so a run is repeatable.
+The last line is the headline; the exit status is 1 when a goal is missed ("MISSED").
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from app.games import get_rules  # noqa: E402
+from app.games.base import bot_order, step_rng  # noqa: E402
+from app.games.driver import advance, start  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game and player count."""
+
+    slug: str
+    label: str
+    options: dict[str, Any]
+    solo: bool = False
+
+
+TABLES = [
+    Table("duel", "Duel", {}),
+    Table("dual_powers", "Dual Powers", {}),
+    Table("dual_powers", "Dual Powers solo d1", {"solo": True, "difficulty": 1}, solo=True),
+    *[Table("conquest", f"Conquest {n}p", {"players": n}) for n in range(2, 7)],
+    Table("conquest", "Conquest 2p balance", {"players": 2, "balance": True}),
+    *[Table("empire", f"Empire {n}p", {"players": n, "mode": "short"}) for n in range(2, 5)],
+]
+QUICK_TABLES = ["Duel", "Dual Powers", "Dual Powers solo d1", "Conquest 2p", "Empire 2p"]
+MAX_STEPS = 20000
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (shared wins count as fractions)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate(wins: float, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{100 * wins / max(n, 1):5.1f}% [{100 * lo:4.1f}-{100 * hi:5.1f}]"
+
+
+# --------------------------------------------------------------------------- one game
+
+
+@dataclass
+class Played:
+    """What one game tells: each seat's share of the win and position, plus the measures."""
+
+    share: dict[str, float]
+    position: dict[str, int]
+    score: dict[str, float]
+    upkeep: Counter = field(default_factory=Counter)  # seat -> player-rounds paid / short
+    kinds: Counter = field(default_factory=Counter)  # Empire: order kinds the bot used
+
+
+def winners(outcome: list[dict[str, Any]]) -> list[str]:
+    """Conquest names winners (none after some armistices), Dual Powers solo says "won", else rank 1."""
+    if any("winner" in r for r in outcome):
+        return [r["seat"] for r in outcome if r.get("winner")]
+    if any("won" in r for r in outcome):
+        return [r["seat"] for r in outcome if r.get("won")]
+    return [r["seat"] for r in outcome if r["rank"] == 1]
+
+
+def positions(state: dict[str, Any], seats: list[str]) -> dict[str, int]:
+    """Seat -> position at the table as the rules drew it (0 = first)."""
+    order = state.get("order") if isinstance(state.get("order"), list) else None
+    order = order or (state.get("seats") if isinstance(state.get("seats"), list) else None) or seats
+    return {s: order.index(s) if s in order else seats.index(s) for s in seats}
+
+
+def empire_line_kind(line: dict[str, Any]) -> str:
+    """An Empire order line's kind: its op, MARKET split into BUY and SELL."""
+    op = str(line.get("op", "?"))
+    return f"{op}_{line['side']}" if op == "MARKET" else op
+
+
+#: Empire's kinds of order a bot chooses to write (the LOSE, LOSE_FOR and PAY windows open
+#: only after a shortfall, which a good bot avoids, so they are counted but not required).
+EMPIRE_KINDS = ["OFFER", "PACT", "ACCEPT_OFFER", "DECLINE_OFFER", "ACCEPT_PACT", "DECLINE_PACT", "MARKET_BUY",
+                "MARKET_SELL", "BUILD", "MOVE", "MODE", "LOSSES", "ROUTE_GOLD", "ROUTE_TROOPS", "TRIBUTE_FREE"]
+
+
+def empire_upkeep(events: list[dict[str, Any]], state: dict[str, Any]) -> Counter:
+    """Per seat, the player-rounds whose Maintenance (turn 7) was paid in full or fell short."""
+    seat_of = {f"colour.{c}": s for s, c in state["colour"].items()}
+    out: Counter = Counter()
+
+    def ids(m: Any) -> list[str]:
+        if isinstance(m, dict):
+            return [str(m.get("msg", ""))] + [i for v in m.values() for i in ids(v)]
+        if isinstance(m, list):
+            return [i for v in m for i in ids(v)]
+        return []
+
+    for e in events:
+        text = e.get("text")
+        if isinstance(text, dict) and text.get("msg") == "event.maintenance":
+            seat = seat_of.get(text["args"]["seat"].get("msg", ""))
+            short = any(i.endswith("_short") for i in ids(text["args"]))
+            out[(seat, "short" if short else "paid")] += 1
+    return out
+
+
+def play(table: Table, seed: str, kind: dict[str, str] | None) -> Played:
+    """Play one game: ``kind`` maps seats to "bot" or "random" (None: every seat a bot)."""
+    rules = get_rules(table.slug)
+    game = start(rules, table.options, seed)
+    seats = list(game.seats)
+    kinds: Counter = Counter()
+    while rules.outcome(game.state) is None and len(game.steps) < MAX_STEPS:
+        step = len(game.steps) + 1
+        orders = {}
+        for seat in sorted(rules.owed(game.state)):
+            rng = step_rng(seed, step, f"bot:{seat}")
+            if kind is None or kind[seat] == "bot":
+                orders[seat] = bot_order(rules, game.state, seat, rng)
+                if table.slug == "empire":
+                    kinds.update(empire_line_kind(line) for line in orders[seat].get("lines", []))
+            else:
+                orders[seat] = rules.random_order(game.state, seat, rng)
+        advance(rules, game, orders)
+    outcome = rules.outcome(game.state) or []
+    won = winners(outcome)
+    share = {s: (1 / len(won) if s in won else 0.0) for s in seats}
+    score = {r["seat"]: float(r.get("score", 0)) for r in outcome}
+    upkeep = empire_upkeep(game.events, game.state) if table.slug == "empire" else Counter()
+    return Played(share, positions(game.state, seats), score, upkeep, kinds)
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def _job(args: tuple[Table, str, dict[str, str] | None]) -> tuple[Played, dict[str, str] | None]:
+    table, seed, kind = args
+    return play(table, seed, kind), kind
+
+
+def run_many(jobs: list[tuple[Table, str, dict[str, str] | None]], workers: int) -> list[tuple[Played, Any]]:
+    if workers <= 1:
+        return [_job(j) for j in jobs]
+    from multiprocessing import Pool
+
+    with Pool(workers) as pool:
+        return pool.map(_job, jobs, chunksize=4)
+
+
+@dataclass
+class Report:
+    lines: list[str] = field(default_factory=list)
+    goals: list[tuple[str, bool]] = field(default_factory=list)
+
+    def say(self, text: str = "") -> None:
+        self.lines.append(text)
+        print(text, flush=True)
+
+    def goal(self, name: str, ok: bool, figure: str) -> None:
+        self.goals.append((name, ok))
+        self.say(f"  goal {name}: {figure} {'met' if ok else 'MISSED'}")
+
+
+def arena(table: Table, games: int, vs_random: int, workers: int, report: Report) -> None:
+    rules = get_rules(table.slug)
+    seats = rules.seats({**rules.default_options(), **table.options})
+    report.say(f"{table.label} ({len(seats)} seat{'s' if len(seats) > 1 else ''})")
+    if table.solo:
+        for who in ("bot", "random"):
+            done = run_many([(table, f"arena-{table.label}-{i}", {seats[0]: who}) for i in range(games)], workers)
+            wins = sum(p.share[seats[0]] for p, _ in done)
+            report.say(f"  {who} as the player: won {rate(wins, games)} of {games}")
+            if who == "bot":
+                report.goal("solo difficulty 1 won by the bot >= 50%", wins / games >= 0.5,
+                            f"{100 * wins / games:.1f}%")
+        return
+    if vs_random:
+        bot_against_random(table, seats, vs_random, workers, report)
+    self_play(table, seats, games, workers, report)
+
+
+def bot_against_random(table: Table, seats: list[str], vs_random: int, workers: int, report: Report) -> None:
+    """The bot in one seat, random legal orders in the others; the bot's seat moves round the table."""
+    jobs = []
+    for i in range(vs_random):
+        bot_seat = seats[i % len(seats)]
+        jobs.append((table, f"arena-{table.label}-r{i}", {s: "bot" if s == bot_seat else "random" for s in seats}))
+    done = run_many(jobs, workers)
+    wins = sum(p.share[s] for p, kind in done for s in seats if kind and kind[s] == "bot")
+    fair = 1 / len(seats)
+    report.say(f"  bot vs random: the bot wins {rate(wins, vs_random)} of {vs_random}"
+               f" (a fair share is {100 * fair:.0f}%)")
+    report.goal(f"{table.label} bot beats random >= 95%", wins / max(vs_random, 1) >= 0.95,
+                f"{100 * wins / max(vs_random, 1):.1f}%")
+
+
+def self_play(table: Table, seats: list[str], games: int, workers: int, report: Report) -> None:
+    """The bot in every seat: each position's win rate, and the goals measured on the bot's play."""
+    done = run_many([(table, f"arena-{table.label}-s{i}", None) for i in range(games)], workers)
+    by_position: dict[int, float] = defaultdict(float)
+    for p, _ in done:
+        for s in seats:
+            by_position[p.position[s]] += p.share[s]
+    undecided = games - sum(by_position.values())
+    cells = ", ".join(f"{k + 1}: {rate(by_position[k], games).strip()}" for k in range(len(seats)))
+    report.say(f"  bot vs bot, {games} games, win rate by seat position: {cells}"
+               + (f"; no winner in {undecided:.0f}" if undecided >= 0.5 else ""))
+    if table.slug == "duel":
+        scores = [p.score[s] for p, _ in done for s in seats]
+        avg = sum(scores) / max(len(scores), 1)
+        report.goal("Duel bot averages >= 85 points", avg >= 85, f"{avg:.1f} points")
+    if table.slug == "empire":
+        paid = sum(n for p, _ in done for (_, how), n in p.upkeep.items() if how == "paid")
+        short = sum(n for p, _ in done for (_, how), n in p.upkeep.items() if how == "short")
+        share = paid / max(paid + short, 1)
+        report.goal(f"{table.label} upkeep paid >= 90% of player-rounds", share >= 0.9,
+                    f"{100 * share:.1f}% of {paid + short}")
+        used: Counter = Counter()
+        for p, _ in done:
+            used.update(p.kinds)
+        missing = [k for k in EMPIRE_KINDS if not used[k]]
+        report.say("  order kinds used: " + ", ".join(f"{k} {used[k]}" for k in sorted(used)))
+        report.goal(f"{table.label} bot uses every kind of order", not missing,
+                    "all used" if not missing else "never " + ", ".join(missing))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a few dozen games in all (CI smoke)")
+    ap.add_argument("--games", type=int, default=1000, help="bot-vs-bot games per table (seat positions)")
+    ap.add_argument("--vs-random", type=int, default=None, help="bot-vs-random games per table (default: --games)")
+    ap.add_argument("--only", default="", help="comma-separated game slugs or table labels")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (the games are independent)")
+    args = ap.parse_args(argv)
+    tables = TABLES
+    games, vs_random = args.games, args.vs_random if args.vs_random is not None else args.games
+    if args.quick:
+        tables = [t for t in TABLES if t.label in QUICK_TABLES]
+        games, vs_random = 4, 4
+    if args.only:
+        wanted = {w.strip() for w in args.only.split(",")}
+        tables = [t for t in tables if t.slug in wanted or t.label in wanted]
+    report = Report()
+    for table in tables:
+        arena(table, games, vs_random, args.jobs, report)
+    met = sum(ok for _, ok in report.goals)
+    report.say(f"arena: {met} of {len(report.goals)} goals met")
+    return 0 if met == len(report.goals) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
