@@ -73,15 +73,23 @@ def submit_order(
     rules.validate(game.state, seat.seat, order)
     if not text:
         text = rules.format(order)
+    row = _order_row(session, game, seat, order, text, source, now)
+    session.add(seat)
+    session.flush()
+    update_all_in(session, game)
+    return row
+
+
+def _order_row(session: Session, game: Game, seat: Seat, order: OrderData, text: str, source: OrderSource | str,
+               now: datetime) -> Order:
+    """Store the seat's order for the open step; an order from the player restarts the missed-deadline ladder."""
     row = Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order, text=text,
                 source=source, submitted_at=now)
     session.add(row)
     if source in PLAYER_SOURCES:  # the player is here: the ladder starts again
         seat.missed = 0
         seat.civil_disorder = False
-    session.add(seat)
-    session.flush()
-    update_all_in(session, game)
+        session.add(seat)
     return row
 
 
@@ -191,13 +199,7 @@ def submit_anytime(
         game.state, seat.seat, order, step_rng(game.seed, step_no, "anytime"))
     on_file = current_orders(session, game.id, step_no)
     old_owed = dict(game.owed)
-    row = Order(game_id=id_of(game), step_no=step_no, seat=seat.seat, order=order, text=text or rules.format(order),
-                source=source, submitted_at=now)
-    session.add(row)
-    if source in PLAYER_SOURCES:  # the player is here: the ladder starts again
-        seat.missed = 0
-        seat.civil_disorder = False
-        session.add(seat)
+    row = _order_row(session, game, seat, order, text or rules.format(order), source, now)
     close_step(session, game, rules, {StepKind.ANYTIME: {"seat": seat.seat, "order": order}}, [], events,
                 new_state, now)
     moved = False

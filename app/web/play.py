@@ -77,6 +77,14 @@ def me_token_of(seat: Seat) -> str:
     return token if hash_token(token) == player.prefs_hash else ""
 
 
+def live_rows(session: Any, game: Game, seat: Seat) -> tuple[Game, Seat]:
+    """The game and seat as a write transaction sees them (a 404 page if either is gone)."""
+    live_game, live_seat = session.get(Game, game.id), session.get(Seat, seat.id)
+    if live_game is None or live_seat is None:
+        abort(404)
+    return live_game, live_seat
+
+
 def find_seat(token: str) -> tuple[Game, Seat]:
     """The game and seat a link belongs to, or a 404 page."""
     if not looks_like_token(token):

@@ -19,7 +19,7 @@ from app.kinds import GameStatus
 from app.models import Game, Seat, utcnow
 from app.notices import Refusal, reason
 from app.verify import export_game
-from app.web.play import CsrfExpired, check_csrf, find_seat, render_page
+from app.web.play import CsrfExpired, check_csrf, find_seat, live_rows, render_page
 
 bp = Blueprint("press", __name__)
 
@@ -59,10 +59,7 @@ def send(token: str) -> Response:
     text = request.form.get("text") or ""
     try:
         with write_session(get_engine()) as session:
-            live_game = session.get(Game, game.id)
-            live_seat = session.get(Seat, seat.id)
-            if live_game is None or live_seat is None:
-                abort(404)
+            live_game, live_seat = live_rows(session, game, seat)
             if len(text) > 4 * press.max_chars():
                 raise Refusal(N_("A message has at most {n} characters."), n=press.max_chars())
             press.send(session, live_game, live_seat, to, text, utcnow())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, make_response, redirect, render_template, request
+from flask import Blueprint, Response, make_response, redirect, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from app import standing, turns
@@ -19,7 +19,7 @@ from app.kinds import GameStatus
 from app.models import Game, Seat, utcnow
 from app.notices import Refusal, reason
 from app.web.forms import MAX_NOTATION, bounded_int
-from app.web.play import CsrfExpired, check_csrf, csrf_token, find_seat, render_page
+from app.web.play import CsrfExpired, check_csrf, csrf_token, find_seat, live_rows, render_page
 
 bp = Blueprint("standing", __name__)
 
@@ -78,10 +78,7 @@ def update(token: str) -> Response:
     action = form.get("action", "set")
     try:
         with write_session(get_engine()) as session:
-            live_game = session.get(Game, game.id)
-            live_seat = session.get(Seat, seat.id)
-            if live_game is None or live_seat is None:
-                abort(404)
+            live_game, live_seat = live_rows(session, game, seat)
             if action == "clear":
                 standing.clear(session, game.id or 0, seat.seat, bounded_int(form.get("id"), 0) or 0)
             else:

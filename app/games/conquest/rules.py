@@ -162,20 +162,12 @@ class ConquestRules(BaseRules):
             return turn_key
         return msg("turn.round", round=int(found[1]), seat=name("seat", found[2]))
 
-    def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        return views.view(state, seat)
-
-    def secrets(self, state: State, seat: str) -> list[str]:
-        return views.secrets(state, seat)
-
-    def outcome(self, state: State) -> list[dict[str, Any]] | None:
-        return views.outcome(state)
-
-    def parse(self, text: str) -> Order:
-        return notation.parse(text)
-
-    def format(self, order: Order) -> str:
-        return notation.format_order(order)
+    # what a seat sees, the result and the notation: the game's own modules
+    view = staticmethod(views.view)
+    secrets = staticmethod(views.secrets)
+    outcome = staticmethod(views.outcome)
+    parse = staticmethod(notation.parse)
+    format = staticmethod(notation.format_order)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         return board.render(view, seat, tr or TEXT.english)
