@@ -163,7 +163,9 @@ def run_herd(app, games: int, per_seat: int, *, threads: int = 16, log=print) ->
             "seats": human_seats, "pool": pool_max, "rss_growth": rss_growth, "batch_max": batch_max}
 
 
-def problems(result: dict, games: int, per_seat: int) -> list[str]:
+def problems(result: dict, games: int, per_seat: int, *, timed: bool = True) -> list[str]:
+    """What went wrong in a herd run; ``timed=False`` leaves out the latency goal (a unit test on a
+    shared machine checks what happened, not how fast: the script and bench/ measure speed)."""
     out = []
     expected = games * (per_seat + max(per_seat - 1, 1))
     if result["submissions"] != expected:
@@ -174,7 +176,7 @@ def problems(result: dict, games: int, per_seat: int) -> list[str]:
         out.append(f"not every order accepted: {result['codes']}")
     if result["lost"] or result["web_orders"] != result["submissions"]:
         out.append(f"lost orders: {result['lost']} (stored {result['web_orders']})")
-    if result["p99"] >= 1.0:
+    if timed and result["p99"] >= 1.0:
         out.append(f"submit p99 {result['p99']:.2f}s >= 1s")
     if result["resolved"] != games:
         out.append(f"{result['resolved']} games resolved, expected {games}")

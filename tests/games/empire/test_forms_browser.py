@@ -16,6 +16,7 @@ from app.models import OutboxMail
 from app.turns import get_or_create_player
 from tests.browser import SCREENSHOTS, open_page, overflow, shot
 from tests.games.empire.forms_kit import legal_values
+from tests.games.empire.test_forms import blue_first
 from tests.platform.helpers import create_game, game_row, post_form
 
 pytestmark = pytest.mark.browser
@@ -44,7 +45,8 @@ def _fits(page, name):
 @pytest.mark.parametrize("size", ["phone", "desk"])
 def test_each_empire_form_submits_in_the_browser(live, runner, chromium, size):
     made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
-    a, b = (s["link"] for s in made["seats"])
+    a, b = blue_first(live, made)
+    sa, sb = (next(s["seat"] for s in made["seats"] if s["link"] == link) for link in (a, b))
     other = live.test_client()
 
     # 3A proposals: an offer built from selects (what is offered is never what is asked), and a pact
@@ -74,14 +76,14 @@ def test_each_empire_form_submits_in_the_browser(live, runner, chromium, size):
     _submit(page, "Send answers")
     phase, owed = _phase(live, made["game"])
     if phase == "T3B":
-        assert post_form(other, b, legal_values(owed["P2"]["forms"][0])).status_code == 303
+        assert post_form(other, b, legal_values(owed[sb]["forms"][0])).status_code == 303
 
     # 4 administration: market, then only the builds it leaves affordable; a move and a mode
     phase, owed = _phase(live, made["game"])
     assert phase == "T4"
     page = open_page(chromium, a, size)
     _fits(page, f"empire-T4-{size}")
-    builds = {c["value"]: c["when"] for f in owed["P1"]["forms"][0]["fields"] if f["name"] == "build"
+    builds = {c["value"]: c["when"] for f in owed[sa]["forms"][0]["fields"] if f["name"] == "build"
               for c in f["choices"]}
     page.select_option("select[name=market]", "MARKET BUY IRON 1")
     offered = page.eval_on_selector_all("select[name=build] option:not([disabled])", "os => os.map(o => o.value)")
@@ -97,13 +99,13 @@ def test_each_empire_form_submits_in_the_browser(live, runner, chromium, size):
     page.check("input[name=losses][value='B-S2']")
     _submit(page, "Send administration orders")
     phase, owed = _phase(live, made["game"])
-    assert post_form(other, b, legal_values(owed["P2"]["forms"][0])).status_code == 303
+    assert post_form(other, b, legal_values(owed[sb]["forms"][0])).status_code == 303
 
     # 8 routing: numbers with a running total, and the tribute preferences
     phase, owed = _phase(live, made["game"])
     while phase in ("T7A", "T7B", "T9"):  # rare at round 1; answered by the seats' first form
         for seat, prompt in owed.items():
-            link = a if seat == "P1" else b
+            link = a if seat == sa else b
             assert post_form(other, link, legal_values(prompt["forms"][0])).status_code == 303
         phase, owed = _phase(live, made["game"])
     assert phase == "T8"
@@ -155,7 +157,7 @@ def test_the_seat_report_on_paper(live, runner, chromium, lang):
 def test_proposals_without_javascript(live, runner, chromium):
     """Without JavaScript every choice is listed and the form still sends; a bad pair is refused, kept."""
     made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
-    a = made["seats"][0]["link"]
+    a = blue_first(live, made)[0]
     page = open_page(chromium, a, "phone", javascript=False)
     page.select_option("select[name=offer1_give]", "1 GOLD")
     page.select_option("select[name=offer1_get]", "GOLD")  # not narrowed without the script
