@@ -162,20 +162,12 @@ class DualPowersRules(BaseRules):
             return msg(f"turn.{found[2]}", round=rnd)
         return msg("turn.part2" if found[4] else "turn.action", round=rnd, turn=int(found[3]))
 
-    def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        return views.view(state, seat)
-
-    def secrets(self, state: State, seat: str) -> list[str]:
-        return views.secrets(state, seat)
-
-    def outcome(self, state: State) -> list[dict[str, Any]] | None:
-        return views.outcome(state)
-
-    def parse(self, text: str) -> Order:
-        return notation.parse_order(text)
-
-    def format(self, order: Order) -> str:
-        return notation.format_order(order)
+    # what a seat sees, the result and the notation: the game's own modules
+    view = staticmethod(views.view)
+    secrets = staticmethod(views.secrets)
+    outcome = staticmethod(views.outcome)
+    parse = staticmethod(notation.parse_order)
+    format = staticmethod(notation.format_order)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         return board.board_svg(view, seat, tr)

@@ -125,8 +125,7 @@ class DuelRules(BaseRules):
             return msg("turn.turn", turn=int(turn_key[1:]))
         return turn_key
 
-    def view(self, state: State, seat: str | None) -> dict[str, Any]:
-        return views.view(state, seat)
+    view = staticmethod(views.view)
 
     def secrets(self, state: State, seat: str) -> list[str]:
         """Always ``[]``: nothing in the state is private to one seat (see module docstring)."""
@@ -157,11 +156,8 @@ class DuelRules(BaseRules):
             result.append({"seat": s, "score": final[s]["total"], "rank": rank})
         return result
 
-    def parse(self, text: str) -> Order:
-        return notation.parse(text)
-
-    def format(self, order: Order) -> str:
-        return notation.format_order(order)
+    parse = staticmethod(notation.parse)
+    format = staticmethod(notation.format_order)
 
     def board_svg(self, view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
         return board.board_svg(view, seat, tr or TEXT.english)
