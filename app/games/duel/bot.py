@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.duel.geometry import FACES, TILES, Grid, cell_key, key_cell, neighbour
+from app.games.duel.geometry import FACES, TILES, Grid, cell_key, component_segments, key_cell, neighbour
 from app.games.duel.placement import grid_of, legal_placements, measure
 
 #: Weights of the rules of thumb (points a placement is expected to bring later).
@@ -51,36 +51,13 @@ def settle_tasks(area: dict[str, Any], grid: Grid, after: Grid, cell: tuple[int,
     return gain
 
 
-def _territory(grid: Grid, cell: tuple[int, int], seg: int) -> tuple[set[tuple[tuple[int, int], int]], bool]:
-    """The (cell, segment) pairs of the territory holding ``seg`` of ``cell``, and whether it is closed."""
-    terrain = FACES[grid[cell][0]][grid[cell][1]].seg_terrain[seg]
-    seen = {(cell, seg)}
-    stack = [(cell, seg)]
-    closed = True
-    while stack:
-        c, s = stack.pop()
-        f = FACES[grid[c][0]][grid[c][1]]
-        for d in f.seg_dirs[s]:
-            n = neighbour(c, d)
-            other = grid.get(n)
-            if other is None:
-                closed = False
-                continue
-            of = FACES[other[0]][other[1]]
-            s2 = of.dir_seg[(d + 3) % 6]
-            if of.seg_terrain[s2] == terrain and (n, s2) not in seen:
-                seen.add((n, s2))
-                stack.append((n, s2))
-    return seen, closed
-
-
 def close_flagged_territories(after: Grid, cell: tuple[int, int]) -> float:
     gain = 0.0
     face = FACES[after[cell][0]][after[cell][1]]
     for seg, terrain in enumerate(face.seg_terrain):
         if terrain not in "FGV":
             continue
-        pairs, closed = _territory(after, cell, seg)
+        pairs, closed = component_segments(after, cell, seg)
         flags = sum(1 for c, s in pairs if TILES[after[c][0]].flag == s)
         size = len({c for c, _ in pairs})
         gain += flags * (size if closed else FLAG_GROWTH * size)

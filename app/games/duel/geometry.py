@@ -164,10 +164,16 @@ def component(grid: Grid, cell: Cell, seg: int) -> tuple[set[Cell], bool]:
     :returns: the set of its cells and whether it is closed (no segment edge
         faces an empty cell).
     """
+    segments, closed = component_segments(grid, cell, seg)
+    return {c for c, _s in segments}, closed
+
+
+def component_segments(grid: Grid, cell: Cell, seg: int) -> tuple[set[tuple[Cell, int]], bool]:
+    """The (cell, segment) pairs of the territory or network holding ``seg`` of ``cell``, and whether
+    it is closed (``component`` without forgetting which segments: a flag lies on one)."""
     terrain = face(grid, cell).seg_terrain[seg]
     seen = {(cell, seg)}
     stack = [(cell, seg)]
-    cells = {cell}
     closed = True
     while stack:
         c, s = stack.pop()
@@ -182,9 +188,8 @@ def component(grid: Grid, cell: Cell, seg: int) -> tuple[set[Cell], bool]:
             s2 = of.dir_seg[(d + 3) % 6]
             if of.seg_terrain[s2] == terrain and (n, s2) not in seen:
                 seen.add((n, s2))
-                cells.add(n)
                 stack.append((n, s2))
-    return cells, closed
+    return seen, closed
 
 
 def occupied_neighbours(grid: Grid, cell: Cell) -> int:
