@@ -56,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DEV_MAILBOX=None,
         SCHEDULER_ENABLED=False,
         REPORT_TIMEOUT=60,
+        BACKGROUND_NICE=5,  # scheduler jobs and delivery workers yield the CPU to web requests
         MAX_CONTENT_LENGTH=256 * 1024,
         CSRF_TIME_LIMIT=3600,
         MAX_ATTEMPTS=5,

@@ -328,3 +328,28 @@ def parallel_floor(pages: list[str], procs: int, nice: int = 0, warm: bool = Tru
         t = time.perf_counter()
         pool.map(_render_static_timed, pages, chunksize=1)
         return time.perf_counter() - t
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+def fresh_pg_database(base: str, name: str) -> str:
+    """A new, empty PostgreSQL database beside ``base`` (a URL such as ``bin/start-postgres`` prints)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(base)
+    dsn = admin.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return admin.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_pg_database(base: str, name: str) -> None:
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,6 +1,7 @@
 """The deadline storm: N games all due at the same instant, measured against the render floor.
 
     python bench/storm.py [--games N] [--quick]
+    python bench/storm.py --database-url URL [--workers N] [--games N] [--quick]   (bench/storm_workers.py)
 
 Creates N games (a mix of every registered game, 2-6 seats, bots in some seats
 but humans in all, so reports are made) on a fresh SQLite file, warms the
@@ -225,6 +226,9 @@ def external(db: str, tick: str, workers: int) -> int:
     """Storm an existing database (``submit_load.py`` runs this beside its web server)."""
     with benchlib.SmtpServer() as smtp:
         app = benchlib.make_app(db, smtp.port, create=False, RENDER_WORKERS=workers, REPORT_ISOLATE=False)
+        from app.priority import background
+
+        background(app.config)  # as the scheduler's jobs do: players' orders first
         warm_pool(app, 0 if os.environ.get("PBEM_BENCH_SMOKE") else 2)
         print("STORM START", flush=True)
         res = run_storm(app, datetime.fromisoformat(tick), smtp.sink)
@@ -238,7 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="about 50 games")
     parser.add_argument("--smoke", action="store_true", help="2 games, the smallest floor sample (tests)")
-    parser.add_argument("--workers", type=int, default=0, help="render workers (default: cores)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="render workers (default: cores); with --database-url: delivery worker "
+                             "processes, the storm is run once with each number from 1 to N (default 2)")
+    parser.add_argument("--database-url",
+                        help="a PostgreSQL server URL (bin/start-postgres prints one): the storm with "
+                             "delivery workers (bench/storm_workers.py); a database of its own is made and dropped")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--external-db", help=argparse.SUPPRESS)
     parser.add_argument("--tick", help=argparse.SUPPRESS)
@@ -248,6 +257,10 @@ def main(argv: list[str] | None = None) -> int:
     games = 50 if args.quick and args.games == 1000 else args.games
     if args.smoke:
         games = 1
+    if args.database_url:
+        import storm_workers
+
+        return storm_workers.main(args.database_url, games, args.workers or 2)
     cores = benchlib.cores()
     workers = args.workers or cores
 

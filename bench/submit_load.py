@@ -218,28 +218,6 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def fresh_pg_database(base: str, name: str) -> str:
-    """A new, empty PostgreSQL database beside ``base`` (a URL such as ``bin/start-postgres`` prints)."""
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    admin = make_url(base)
-    dsn = admin.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return admin.set(database=name).render_as_string(hide_password=False)
-
-
-def drop_pg_database(base: str, name: str) -> None:
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    dsn = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def measure(args, db: str, hello_req_of) -> tuple[dict[str, dict], dict, float, int]:
     """Orders idle and during a storm on one database (a SQLite path or a URL); also bare Flask idle
     when ``hello_req_of`` is given.  (results by phase, the storm's summary, load seconds, web workers)."""
@@ -357,7 +335,7 @@ def run(argv: list[str] | None, tmp: str) -> int:
     runs["SQLite"] = (results, storm_res, during)
     if args.database_url:
         name = f"pbem_load_{os.getpid()}"
-        url = fresh_pg_database(args.database_url, name)
+        url = benchlib.fresh_pg_database(args.database_url, name)
         try:
             runs["PostgreSQL"] = measure(args, url, None)[:3]
         finally:
@@ -366,7 +344,7 @@ def run(argv: list[str] | None, tmp: str) -> int:
             engine = _engines.pop(url, None)
             if engine is not None:
                 engine.dispose()
-            drop_pg_database(args.database_url, name)
+            benchlib.drop_pg_database(args.database_url, name)
     print(f"order submission: gunicorn ({web_workers} sync workers, gunicorn.conf.py) on loopback, "
           f"{cores} cores; open loop {args.rate:g}/s for {args.seconds:g} s, then {args.concurrency} "
           f"clients back to back; bare Flask idle: p50 {base['p50'] * 1000:.1f} ms, p99 "

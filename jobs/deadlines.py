@@ -13,6 +13,7 @@ from app.db import get_engine, write_session
 from app.leagues.core import advance
 from app.mail import deliver_pending
 from app.models import Meta, utcnow
+from app.priority import background
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ def sweep(app: Flask) -> None:
 
     Logs one line with what it did and how long it took (at DEBUG when it did nothing).
     """
+    background(app.config)
     started = time.monotonic()
     now = utcnow()
     with app.app_context():
@@ -48,6 +50,7 @@ def sweep(app: Flask) -> None:
 
 def deliver(app: Flask) -> None:
     """Send what is due in the outbox (``deliver_pending`` logs the batch)."""
+    background(app.config)
     with app.app_context():
         deliver_pending(app)
 

@@ -22,6 +22,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app.mail import deliver_pending
+from app.priority import background
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,7 @@ def work(app: Flask, *, batch: int = BATCH, poll: float = POLL_SECONDS, once: bo
          stop: list[bool] | None = None) -> int:
     """Deliver batches until stopped (or, with ``once``, until nothing is due); mails handled."""
     stop = stop if stop is not None else [False]
+    background(app.config)
     handled = 0
     while not stop[0]:
         with app.app_context():

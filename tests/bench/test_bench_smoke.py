@@ -50,3 +50,22 @@ def test_bench_prints_its_headline_last(runs, name):
     assert re.match(BENCHES[name][1], lines[-1]), lines[-1]
     assert (code == 0) == ("MISSED" not in stdout), "the exit status says whether every goal was met"
     assert len(lines) > 3, "a table comes before the headline"
+
+
+@pytest.mark.slow
+def test_storm_with_delivery_workers_on_postgres_prints_the_speed_up_from_one_to_two():
+    from tests.postgres import server_url
+
+    url, reason = server_url()
+    if reason:
+        pytest.skip(reason)
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "storm.py"), "--database-url", url, "--smoke",
+                          "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    rows = [line.split() for line in lines if re.match(r"^[12] +\d", line)]
+    assert [r[0] for r in rows] == ["1", "2"], lines
+    for row in rows:  # every report of the storm was mailed, with its PDF
+        assert int(row[3]) > 0 and row[4] == row[3] and row[5] == f"({row[3]}", row
+    assert re.match(r"^storm with 2 workers: \d+\.\d\dx faster than with 1$", lines[-1]), lines[-1]

@@ -83,3 +83,37 @@ def test_jobs_run_waits_as_a_hot_standby_and_takes_over(app, runner, monkeypatch
     assert "standby" in result.output and "scheduler running" in result.output
     assert len(naps) == 2 and naps[0] == jobs.STANDBY_POLL_SECONDS and len(started) == 1
     assert lease.acquire(app, "another-host:1"), "the lease was released on the way out"
+
+
+def _nice_of_this_thread() -> int:
+    import os
+    import threading
+
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+def test_the_sweep_and_the_delivery_worker_run_below_the_web_requests_priority(app):
+    """A storm's resolution and building must not take the CPU from players' orders."""
+    import threading
+
+    from jobs import deadlines, worker
+
+    app.config["BACKGROUND_NICE"] = 4
+    web_thread = _nice_of_this_thread()
+    seen: dict[str, int] = {}
+
+    def in_thread(name, fn):  # scheduler jobs and workers run in threads of their own
+        def run():
+            fn()
+            seen[name] = _nice_of_this_thread()
+            fn()  # a second run does not go lower still
+            seen[name + " again"] = _nice_of_this_thread()
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+
+    in_thread("sweep", lambda: deadlines.sweep(app))
+    in_thread("worker", lambda: worker.work(app, once=True))
+    expected = min(19, web_thread + 4)
+    assert seen == {"sweep": expected, "sweep again": expected, "worker": expected, "worker again": expected}
+    assert _nice_of_this_thread() == web_thread, "the web request's thread keeps its priority"

@@ -6,11 +6,12 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
+
+from tests.postgres import server_url
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -30,18 +31,7 @@ def test_stress_script_quick(name):
 
 
 def _postgres_available() -> str:
-    if os.environ.get("TEST_DATABASE_URL"):
-        return ""
-    script = os.path.join(ROOT, "bin", "start-postgres")
-    if not shutil.which("pg_ctlcluster") and not shutil.which("apt-get"):
-        return "no TEST_DATABASE_URL and no way to install PostgreSQL here"
-    try:
-        out = subprocess.run([script], capture_output=True, text=True, timeout=300)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bin/start-postgres did not work: {exc}"
-    if out.returncode != 0 or "postgresql" not in out.stdout:
-        return f"bin/start-postgres did not work: {out.stderr[-300:]}"
-    return ""
+    return server_url()[1]
 
 
 @pytest.mark.slow

@@ -1,0 +1,42 @@
+"""Background work gives the CPU to players' requests.
+
+Resolving a deadline storm, building its reports and mails, and rendering them
+is background work: an order posted meanwhile must not wait behind it.  The
+scheduler's jobs and the delivery workers lower their own thread's CPU priority
+by ``BACKGROUND_NICE`` (default 5) before they work; the render pool's processes
+go lower still (``RENDER_NICE``).  On Linux a thread's nice value is its own
+(``setpriority`` on the thread's id), so in the embedded server
+(``flask --app app serve``) the web threads keep theirs.  Lowering a priority
+needs no privilege; nothing here ever raises one.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DEFAULT_NICE = 5
+
+_done = threading.local()
+
+
+def background(config: Mapping[str, Any]) -> int:
+    """Lower this thread's CPU priority once (idempotent per thread); the nice value it has after."""
+    want = int(config.get("BACKGROUND_NICE", DEFAULT_NICE))
+    if want <= 0 or not hasattr(os, "setpriority") or getattr(_done, "nice", None) is not None:
+        return getattr(_done, "nice", 0) or 0
+    tid = threading.get_native_id()
+    try:
+        current = os.getpriority(os.PRIO_PROCESS, tid)
+        target = min(19, current + want)
+        os.setpriority(os.PRIO_PROCESS, tid, target)
+    except OSError as exc:  # a sandbox that refuses it: work at the normal priority
+        log.debug("could not lower the priority of background work: %s", exc)
+        target = 0
+    _done.nice = target
+    return target
