@@ -75,9 +75,16 @@ def prefs_link_for(session: Session, address: str) -> str:
     return prefs_link(player) if player is not None else ""
 
 
-def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) -> EmailMessage:
-    """The RFC 5322 message of an outbox row, links filled in and report attached."""
-    link = order_link(session, mail)
+def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True, report: Report | None = None,
+                  link: str | None = None) -> EmailMessage:
+    """The RFC 5322 message of an outbox row, links filled in and report attached.
+
+    ``report`` and ``link``, when the caller has them already, spare reading them again
+    (a report's context is the largest thing a mail reads).
+    """
+    link = order_link(session, mail) if link is None else link
+    if report is None and mail.report_id is not None:
+        report = session.get(Report, mail.report_id)
     msg = EmailMessage()
     msg["From"] = clean_header(current_app.config["MAIL_FROM"])
     msg["To"] = clean_header(mail.to_addr)
@@ -98,15 +105,12 @@ def build_message(session: Session, mail: OutboxMail, *, with_pdf: bool = True) 
     msg.set_content(fill_link(mail.text, link, prefs))
     if mail.html:
         msg.add_alternative(fill_link(mail.html, link, prefs), subtype="html")
-    if with_pdf and mail.report_id is not None:
-        report = session.get(Report, mail.report_id)
-        if report is not None:
-            pdf = reports.render_pdf(report.context, link)  # looked up each time: scripts stub it
-            msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=report_filename(report))
-    if mail.report_id is not None:
-        report = session.get(Report, mail.report_id)
-        with player_locale(((report.context or {}).get("player") or {}).get("language") if report else None):
-            ics = one_deadline_ics(report.context, link) if report is not None else None
+    if with_pdf and report is not None:
+        pdf = reports.render_pdf(report.context, link)  # looked up each time: scripts stub it
+        msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=report_filename(report))
+    if report is not None:
+        with player_locale(((report.context or {}).get("player") or {}).get("language")):
+            ics = one_deadline_ics(report.context, link)
         if ics:
             # UTF-8 said aloud: a summary in Greek or Portuguese is not ASCII
             msg.add_attachment(ics, maintype="text", subtype="calendar", filename="deadline.ics",
@@ -190,14 +194,14 @@ def deliver_pending(app: Flask | None = None, now: datetime | None = None, limit
     claimed = claim_batch(engine, now, limit)
     conn: smtplib.SMTP | None = None
     try:
-        for row, pdf, render_error in _with_reports(app, engine, claimed):
+        for row, pdf, render_error, known in _with_reports(app, engine, claimed):
             if render_error and row.attempts + 1 < int(app.config.get("REPORT_ATTEMPTS", 3)):
                 outcome, error = "deferred", f"report: {render_error}"
             else:
-                outcome, error = _send_prepared(app, engine, row, conn, pdf, bool(render_error))
+                outcome, error = _send_prepared(app, engine, row, conn, pdf, bool(render_error), known)
                 if outcome == "reconnect":
                     conn = None
-                    outcome, error = _send_prepared(app, engine, row, None, pdf, bool(render_error))
+                    outcome, error = _send_prepared(app, engine, row, None, pdf, bool(render_error), known)
                 if isinstance(outcome, smtplib.SMTP):
                     conn, outcome = outcome, "sent"
                 if outcome == "sent" and render_error:
@@ -223,33 +227,36 @@ REPORT_ON_PAGE = "Your turn report could not be attached this time; it is on you
 
 
 def _with_reports(app: Flask, engine: Any, rows: list[OutboxMail]):
-    """(row, pdf or None, render error or "") for each row, in order, PDFs rendered in parallel."""
+    """(row, pdf or None, render error or "", (report, link) or None) for each row, in order, PDFs
+    rendered in parallel; the report and link read here are handed on to the mail."""
     if not app.config["MAIL_SERVER"]:  # the local mailbox renders on demand
         for row in rows:
-            yield row, None, ""
+            yield row, None, "", None
         return
-    jobs, wanted = [], []
+    jobs, known = [], []
     with Session(engine) as session:
         for row in rows:
             report = session.get(Report, row.report_id) if row.report_id is not None else None
-            wanted.append(report is not None)
+            link = order_link(session, row)
+            known.append((report, link))
             if report is not None:
-                jobs.append((report.context, order_link(session, row)))
+                jobs.append((report.context, link))
+        session.expunge_all()
     results = render_batch(app, jobs)
-    for row, has_report in zip(rows, wanted, strict=True):
-        if not has_report:
-            yield row, None, ""
+    for row, (report, link) in zip(rows, known, strict=True):
+        if report is None:
+            yield row, None, "", (None, link)
             continue
         result = next(results)
         if isinstance(result, bytes):
-            yield row, result, ""
+            yield row, result, "", (report, link)
         else:
             log.warning("report of mail %s not rendered: %s", row.message_id, result)
-            yield row, None, str(result) or type(result).__name__
+            yield row, None, str(result) or type(result).__name__, (report, link)
 
 
 def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP | None,
-                   pdf: bytes | None, without_report: bool):
+                   pdf: bytes | None, without_report: bool, known: tuple[Report | None, str] | None = None):
     """Send one mail over SMTP with its PDF already rendered (or a note that it is on the page).
 
     Returns the open connection on success, else an outcome (failed, deferred,
@@ -267,12 +274,12 @@ def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP 
                     note = f"<p>{REPORT_ON_PAGE}{LINK_PLACEHOLDER}</p>"
                     at = row.html.lower().rfind("</body>")
                     mail.html = row.html[:at] + note + row.html[at:] if at >= 0 else row.html + note
-            msg = build_message(session, mail, with_pdf=False)
-            if pdf is not None and row.report_id is not None:
+            report, link = known if known is not None else (None, None)
+            if report is None and row.report_id is not None:
                 report = session.get(Report, row.report_id)
-                if report is not None:
-                    msg.add_attachment(pdf, maintype="application", subtype="pdf",
-                                       filename=report_filename(report))
+            msg = build_message(session, mail, with_pdf=False, report=report, link=link)
+            if pdf is not None and report is not None:
+                msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=report_filename(report))
         if conn is None:
             conn = _smtp(app)
         refused = conn.send_message(msg, from_addr=return_path(row.message_id), to_addrs=[row.to_addr])

@@ -293,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     real_ratio = res["total"] / real_ideal if real_ideal else float("inf")
     ratio = res["total"] / ideal if ideal else float("inf")
     rss_mib = sampler.peak_kib / 1024
+    print(f"(the RSS sampler used {sampler.own_cpu:.1f} s of CPU, not counted)", file=sys.stderr)
+    cpu_main, cpu_children = sampler.cpu()
     mail = res["mail"]
 
     rows = [[s, by_slug[s], f["html_kb"], f["floor"], f["real"], f["real"] / f["floor"]]
@@ -319,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
         ["ideal with real report renders", f"{real_ideal:.1f} s", f"real renders x reports / {workers} workers"],
         ["storm / real renders", f"{real_ratio:.2f}x", f"goal <= {GOAL_REAL}x: {'ok' if real_ok else 'MISSED'}"],
         ["storm / ideal (static floor)", f"{ratio:.2f}x", f"goal <= {GOAL_RATIO}x: {'ok' if ratio_ok else 'MISSED'}"],
+        ["CPU: this process (resolve, build, send)", f"{cpu_main:.1f} s",
+         f"{cpu_main / max(cpu_children, 1e-9):.0%} of the render processes' {cpu_children:.1f} s; "
+         f"the storm's wall time x cores: {res['total'] * cores:.1f} s"],
         ["first mail after deadline", f"{res['first_mail']:.1f} s",
          f"goal <= {GOAL_FIRST_MAIL:.0f} s: {'ok' if first_ok else 'MISSED'}"],
         ["peak RSS, all processes", f"{rss_mib:.0f} MiB in {sampler.peak_procs} processes",
@@ -334,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.json).write_text(json.dumps({
             "games": games, "reports": reports, "cores": cores, "workers": workers, "result": res,
             "floor": floor, "ideal": ideal, "ratio": ratio, "real_ideal": real_ideal, "real_ratio": real_ratio,
-            "peak_rss_mib": rss_mib}, indent=2))
+            "peak_rss_mib": rss_mib,
+            "cpu_main": cpu_main, "cpu_children": cpu_children}, indent=2))
     print(f"storm static floor: {ratio:.2f}x (goal <= {GOAL_RATIO}x)")
     print(f"storm: {real_ratio:.2f}x real renders / workers (goal <= {GOAL_REAL}x)")
     return 0 if real_ok and ratio_ok and first_ok and rss_ok and complete else 1

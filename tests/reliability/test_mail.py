@@ -83,7 +83,7 @@ def test_b18_hanging_smtp_times_out_and_never_blocks_turns(app, client, runner):
                 pass
 
     threading.Thread(target=accept_and_hang, daemon=True).start()
-    _smtp_config(app, listener.getsockname()[1], timeout=1)
+    _smtp_config(app, listener.getsockname()[1], timeout=6)  # each mail hangs 6 s before it gives up
     made = create_game(runner)
     result = {}
 
@@ -96,20 +96,23 @@ def test_b18_hanging_smtp_times_out_and_never_blocks_turns(app, client, runner):
     try:
         worker = threading.Thread(target=deliver)
         worker.start()
-        time.sleep(0.3)
-        started = time.monotonic()
+        for _ in range(100):  # delivery is connected to the hanging server
+            if held:
+                break
+            time.sleep(0.1)
         post_form(client, made["seats"][0]["link"], {"n": "2"})
         post_form(client, made["seats"][1]["link"], {"n": "2"})
-        resolved_in = time.monotonic() - started
         assert game_row(app, made["game"]).step_no == 2
-        worker.join(30)
+        resolved_while_hanging = worker.is_alive()
+        worker.join(60)
+        assert not worker.is_alive(), "delivery gave up on the hanging server"
     finally:
         stop.set()
         listener.close()
         for conn in held:
             conn.close()
-    assert resolved_in < 5, "resolution did not wait for the hanging mail server"
-    assert result["counts"]["deferred"] == 2 and result["seconds"] < 20
+    assert resolved_while_hanging, "the turn resolved while delivery still waited on the hanging server"
+    assert result["counts"]["deferred"] == 2
     assert all("timed out" in r.last_error for r in _outbox(app)[:2])
 
 
