@@ -301,21 +301,23 @@ def _send_prepared(app: Flask, engine: Any, row: OutboxMail, conn: smtplib.SMTP 
 
 
 def _record(engine: Any, row: OutboxMail, outcome: str, error: str, now: datetime) -> None:
+    """Store a send's outcome: one UPDATE of the row as claimed (its attempts counted by the claim)."""
+    values: dict[str, Any] = {"last_error": error}
+    if outcome in ("sent", "local"):
+        values.update(status=outcome, sent_at=now)
+    elif outcome == "failed" or now - _aware(row.created_at) > GIVE_UP_AFTER:
+        values["status"] = "failed"
+    else:
+        values["next_attempt_at"] = now + _backoff(row.attempts + 1)  # the claim counted this attempt
     with write_session(engine) as session:
-        mail = session.get(OutboxMail, row.id)
-        if mail is None:
-            return
-        mail.last_error = error
-        if outcome in ("sent", "local"):
-            mail.status = outcome
-            mail.sent_at = now
-        elif outcome == "failed" or now - mail.created_at > GIVE_UP_AFTER:
-            mail.status = "failed"
-        else:
-            mail.next_attempt_at = now + _backoff(mail.attempts)
-        session.add(mail)
+        session.execute(update(OutboxMail).where(OutboxMail.id == row.id).values(**values)  # type: ignore[arg-type]
+                        .execution_options(synchronize_session=False))
     if outcome == "failed":
         log.warning("mail %s permanently refused: %s", row.message_id, error)
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def init_app(app: Flask) -> None:
