@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import render_template
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app import press, standing
@@ -201,7 +202,7 @@ def prepare_step(session: Session, jobs: list[MailJob]) -> list[Prepared | None]
     (None: its game, step or player is gone); reads only."""
     if not jobs:
         return []
-    game = session.get(Game, jobs[0].game_id)
+    game = session.get(Game, jobs[0].game_id, options=[defer(Game.state)])  # the step's own state is used
     step = session.exec(select(Step).where(Step.game_id == jobs[0].game_id,
                                            Step.step_no == jobs[0].step_no)).first()
     if game is None or step is None:

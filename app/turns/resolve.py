@@ -155,11 +155,13 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
                 events: list[dict[str, Any]], new_state: dict[str, Any], now: datetime) -> None:
     """Record the open step as resolved (its orders, defaults and events), then open the next one."""
     step_no = game.step_no
-    step = session.exec(select(Step).where(Step.game_id == game.id, Step.step_no == step_no)).one()
-    step.resolved_at = now
-    step.orders = orders
-    step.defaulted = defaulted
-    session.add(step)
+    closed = session.execute(  # without reading the step's stored state back
+        update(Step).where(col(Step.game_id) == game.id, col(Step.step_no) == step_no)
+        .values(resolved_at=now, orders=orders, defaulted=defaulted)
+        .execution_options(synchronize_session=False)
+    )
+    if closed.rowcount != 1:  # type: ignore[attr-defined]
+        raise RuntimeError(f"game {game.id} has no open step {step_no}")
     for seq, ev in enumerate(events):
         session.add(event_row(game, rules, step_no, seq, ev, now))
     game.step_no = step_no + 1
@@ -216,6 +218,15 @@ def count_attempt(engine: Engine, game_id: int, step_no: int, max_attempts: int)
     and False is returned: other games go on.
     """
     with write_session(engine) as session:
+        counted = session.execute(  # the usual case in one statement, without reading the game's state
+            update(Game)
+            .where(col(Game.id) == game_id, col(Game.status) == GameStatus.RUNNING, col(Game.step_no) == step_no,
+                   col(Game.attempts) < max_attempts)
+            .values(attempts=col(Game.attempts) + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if counted.rowcount == 1:  # type: ignore[attr-defined]
+            return True
         game = session.get(Game, game_id)
         if game is None or game.status != GameStatus.RUNNING or game.step_no != step_no:
             return False
@@ -275,12 +286,13 @@ def process_game(engine: Engine, game_id: int, now: datetime, *, max_attempts: i
 def _process_game(engine: Engine, game_id: int, now: datetime, max_attempts: int) -> int:
     done = 0
     while done < MAX_STEPS_PER_TICK:
-        with Session(engine) as session:
-            game = session.get(Game, game_id)
-            if game is None or game.status != GameStatus.RUNNING:
+        with Session(engine) as session:  # the few columns that say whether it is due (not the state)
+            row = session.exec(select(Game.status, Game.step_no, Game.all_in, Game.deadline)
+                               .where(Game.id == game_id)).first()
+            if row is None or row[0] != GameStatus.RUNNING:
                 return done
-            step_no = game.step_no
-            if not game.all_in and (game.deadline is None or game.deadline > now):
+            step_no, all_in, deadline = row[1], row[2], row[3]
+            if not all_in and (deadline is None or deadline > now):
                 return done
         if not count_attempt(engine, game_id, step_no, max_attempts):
             return done
