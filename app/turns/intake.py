@@ -253,7 +253,9 @@ def _store(engine: Engine, game: Game, seat: Seat, order: OrderData, text: str, 
         except IllegalOrder as exc:
             return _answer(engine, Outcome.REFUSED, game, seat, prompt=prompt, problem=Problem.ILLEGAL,
                            message=exc.message)
-        return _answer(engine, Outcome.STORED, game, seat, step_no=at, prompt=prompt, row=row, resolved=resolved)
+        # the game changed only if the order resolved the step: else the game read before is the game now
+        return _answer(engine, Outcome.STORED, game, seat, step_no=at, prompt=prompt, row=row, resolved=resolved,
+                       reload=bool(resolved))
     return _answer(engine, Outcome.CLOSED, game, seat)
 
 

@@ -13,7 +13,7 @@ cookie set by the last ``?lang=``, then the browser's languages.
 from __future__ import annotations
 
 from flask import Flask, Response, g, request
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.db import get_engine, write_session
 from app.i18n.lang import LANGUAGES, normalize
@@ -33,15 +33,17 @@ def asked_language() -> str | None:
     return asked if asked in LANGUAGES else None
 
 
-def _player_id(session: Session, endpoint: str, token: str) -> int | None:
+def _player(session: Session, endpoint: str, token: str) -> tuple[int, str] | None:
+    """(id, language) of the player whose page this is, in one query (no whole rows read)."""
     digest = hash_token(token)
     if endpoint.startswith(SEAT_PAGES):
-        seat = session.exec(select(Seat).where(Seat.token_hash == digest)).first()
-        return seat.player_id if seat is not None else None
-    if endpoint.startswith("me."):
-        player = session.exec(select(Player).where(Player.prefs_hash == digest)).first()
-        return player.id if player is not None else None
-    return None  # a GM's pages follow the GM's last choice (the cookie), then the browser
+        row = session.exec(select(Player.id, Player.language).join(Seat, col(Seat.player_id) == Player.id)
+                           .where(Seat.token_hash == digest)).first()
+    elif endpoint.startswith("me."):
+        row = session.exec(select(Player.id, Player.language).where(Player.prefs_hash == digest)).first()
+    else:
+        return None  # a GM's pages follow the GM's last choice (the cookie), then the browser
+    return (row[0] or 0, row[1] or "") if row is not None else None
 
 
 def _remember() -> None:
@@ -53,11 +55,11 @@ def _remember() -> None:
     endpoint = request.endpoint or ""
     asked = asked_language()
     with Session(get_engine()) as session:
-        player_id = _player_id(session, endpoint, str(token))
-        player = session.get(Player, player_id) if player_id else None
-        if player is None:
-            return
-        current = normalize(player.language) if player.language else None
+        found = _player(session, endpoint, str(token))
+    if found is None:
+        return
+    player_id, language = found
+    current = normalize(language) if language else None
     if asked and asked != current and endpoint in LANDING_PAGES and request.method in ("GET", "HEAD"):
         with write_session(get_engine()) as session:
             live = session.get(Player, player_id)
