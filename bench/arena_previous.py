@@ -9,7 +9,9 @@ this module run as a script, answering one JSON line per request::
 
 The rng the old bot gets is ``random.Random(seed)``, as ``step_rng`` makes it.  The child
 imports the old ``app``; the current one, imported by the arena, is not disturbed.  One child
-per process and revision, started on first use and reused across games.
+per process and revision, started on first use and reused across games.  The old bot reads
+today's views and prompts: when their shape has changed since, it fails (the arena says so)
+or plays worse.
 
 This module imports nothing of ``app``.
 """
@@ -20,6 +22,7 @@ import io
 import json
 import os
 import random
+import select
 import shutil
 import subprocess
 import sys
@@ -151,6 +154,7 @@ def order_or_random(rules: Any, state: dict[str, Any], seat: str, seed: str, old
 # --------------------------------------------------------------------------- the child process
 
 _children: dict[tuple[int, str], subprocess.Popen[str]] = {}
+ANSWER_WITHIN = 120  # seconds: an old bot that hangs is stopped, not waited for
 
 
 def _child(directory: str) -> subprocess.Popen[str]:
@@ -172,6 +176,9 @@ def ask(directory: str, slug: str, view: dict[str, Any], prompt: dict[str, Any],
     try:
         proc.stdin.write(json.dumps({"slug": slug, "view": view, "prompt": prompt, "seed": seed}) + "\n")
         proc.stdin.flush()
+        if not select.select([proc.stdout], [], [], ANSWER_WITHIN)[0]:
+            proc.kill()
+            raise PreviousFailed(f"no answer within {ANSWER_WITHIN} s")
         line = proc.stdout.readline()
     except (OSError, TypeError, ValueError) as e:
         raise PreviousFailed(f"{type(e).__name__}: {e}") from e
@@ -214,7 +221,8 @@ def serve(directory: str) -> None:
             reply = {"order": order}
             text = json.dumps(reply)
         except Exception as e:  # noqa: BLE001 - reported to the arena, which goes on
-            text = json.dumps({"error": str(e) if isinstance(e, PreviousFailed) else f"{type(e).__name__}: {e}"})
+            why = str(e) if isinstance(e, PreviousFailed) else f"its ai_order raised {type(e).__name__}: {e}"
+            text = json.dumps({"error": why})
         out.write(text + "\n")
         out.flush()
 

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,40 @@ def test_a_bot_that_cannot_play_is_reported_not_fatal(tmp_path):
     try:
         with pytest.raises(arena_previous.PreviousFailed, match="broken on purpose"):
             arena_previous.ask(str(tmp_path), "duel", rules.view(game.state, seat), rules.owed(game.state)[seat], "s")
+    finally:
+        arena_previous.close_children()
+
+
+def _fake_app(tmp_path: Path, ai_order: str) -> str:
+    """An ``app`` whose every game's bot runs ``ai_order``'s body."""
+    (tmp_path / "app" / "games").mkdir(parents=True)
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "games" / "__init__.py").write_text(
+        "class Rules:\n    def ai_order(self, view, prompt, rng):\n" + f"        {ai_order}\n"
+        "def get_rules(slug):\n    return Rules()\n")
+    return str(tmp_path)
+
+
+def test_an_illegal_order_of_the_previous_bot_is_replaced_and_counted(tmp_path):
+    old = _fake_app(tmp_path, "return {'placement': 'nowhere'}")
+    rules = get_rules("duel")
+    game = start(rules, {}, "x")
+    seat = sorted(rules.owed(game.state))[0]
+    faults: Counter[str] = Counter()
+    try:
+        order = arena_previous.order_or_random(rules, game.state, seat, "x:1:bot:" + seat, old, faults)
+    finally:
+        arena_previous.close_children()
+    rules.validate(game.state, seat, order)
+    assert list(faults.values()) == [1], faults
+
+
+def test_a_previous_bot_that_hangs_is_stopped(tmp_path, monkeypatch):
+    old = _fake_app(tmp_path, "import time; time.sleep(60)")
+    monkeypatch.setattr(arena_previous, "ANSWER_WITHIN", 1)
+    try:
+        with pytest.raises(arena_previous.PreviousFailed, match="no answer within 1 s"):
+            arena_previous.ask(old, "duel", {}, {}, "s")
     finally:
         arena_previous.close_children()
 
