@@ -198,16 +198,16 @@ def arena(table: Table, games: int, vs_random: int, workers: int, report: Report
     report.say(f"{table.label} ({len(seats)} seat{'s' if len(seats) > 1 else ''})")
     old = ready(table, prev, report) if prev else ""
     if table.solo:
-        for who in ("bot", "random", "previous") if old else ("bot", "random"):
-            done = run_many([(table, f"arena-{table.label}-{i}", {seats[0]: who}, old, None) for i in range(games)],
+        for who, n in [("bot", games), ("random", games)] + ([("previous", prev.games)] if old and prev else []):
+            done = run_many([(table, f"arena-{table.label}-{i}", {seats[0]: who}, old, None) for i in range(n)],
                             workers, _previous_job)
             wins = sum(p.share[seats[0]] for p, _ in done)
-            report.say(f"  {who} as the player: won {rate(wins, games)} of {games}")
+            report.say(f"  {who} as the player: won {rate(wins, n)} of {n}")
             if who == "previous":
                 say_faults(done, report)
             if who == "bot":
-                report.goal("solo difficulty 1 won by the bot >= 50%", wins / games >= 0.5,
-                            f"{100 * wins / games:.1f}%")
+                report.goal("solo difficulty 1 won by the bot >= 50%", wins / max(n, 1) >= 0.5,
+                            f"{100 * wins / max(n, 1):.1f}%")
         return
     if vs_random:
         bot_against_random(table, seats, vs_random, workers, report)
