@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -17,9 +18,11 @@ from app.games.base import bot_order, step_rng
 from app.games.driver import advance, random_orders, start
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-import arena_previous  # noqa: E402
+# loaded from its file, so that the bench directory's modules stay off the test run's path
+_spec = importlib.util.spec_from_file_location("arena_previous", ROOT / "bench" / "arena_previous.py")
+assert _spec and _spec.loader
+arena_previous = sys.modules["arena_previous"] = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(arena_previous)
 
 
 def _arena(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
