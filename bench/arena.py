@@ -1,6 +1,7 @@
-"""The bots' arena: each game's bot against the random-legal-order bot and against itself.
+"""The bots' arena: each game's bot against the random-legal-order bot, itself and its previous version.
 
-Usage: python bench/arena.py [--quick] [--games N] [--vs-random N] [--only SLUG[,SLUG]] [--jobs J]
+Usage: python bench/arena.py [--quick] [--games N] [--vs-random N] [--vs-previous N] [--previous REV]
+                             [--only SLUG[,SLUG]] [--jobs J]
 
 For every game and player count it plays
 
@@ -9,7 +10,14 @@ For every game and player count it plays
 - the bot in every seat: each seat position's win rate (the position the rules give a seat:
   Empire's drawn seat 1..n, Conquest's drawn turn order, the Duel's and Dual Powers' seats),
   which shows where the rules favour a seat;
-- Dual Powers solo: the bot as the player against the Opposition at difficulty 1.
+- the bot against its previous version: the current bot in each seat position in turn, the
+  previous one in the others; the current bot's win rate.  The previous version is the bot as it
+  was before its latest change (the parent of the last commit that changed
+  ``app/games/<slug>/bot*.py``; HEAD's when the bot has uncommitted changes) or ``--previous
+  REV``; it plays from that revision's own code in a child process (arena_previous.py).  Outside
+  a git checkout the arena says the previous version is not available and plays the rest;
+- Dual Powers solo: the bot as the player against the Opposition at difficulty 1 (and the
+  previous version as the player).
 
 It also measures what the goals name: the Duel bot's average score, and how often Empire's
 bot pays its upkeep in full and which kinds of order it uses.  Bots decide from their seat's
@@ -20,14 +28,17 @@ The last line is the headline; the exit status is 1 when a goal is missed ("MISS
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import arena_previous as previous  # noqa: E402
+from arena_stats import Report, rate  # noqa: E402
 
 from app.games import get_rules  # noqa: E402
 from app.games.base import bot_order, step_rng  # noqa: E402
@@ -56,24 +67,6 @@ QUICK_TABLES = ["Duel", "Dual Powers", "Dual Powers solo d1", "Conquest 2p", "Em
 MAX_STEPS = 20000
 
 
-# --------------------------------------------------------------------------- statistics
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (shared wins count as fractions)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def rate(wins: float, n: int) -> str:
-    lo, hi = wilson(wins, n)
-    return f"{100 * wins / max(n, 1):5.1f}% [{100 * lo:4.1f}-{100 * hi:5.1f}]"
-
-
 # --------------------------------------------------------------------------- one game
 
 
@@ -86,6 +79,8 @@ class Played:
     score: dict[str, float]
     upkeep: Counter = field(default_factory=Counter)  # seat -> player-rounds paid / short
     kinds: Counter = field(default_factory=Counter)  # Empire: order kinds the bot used
+    current: str = ""  # against the previous version: the current bot's seat
+    faults: Counter = field(default_factory=Counter)  # the previous bot's failures, by message
 
 
 def winners(outcome: list[dict[str, Any]]) -> list[str]:
@@ -137,12 +132,18 @@ def empire_upkeep(events: list[dict[str, Any]], state: dict[str, Any]) -> Counte
     return out
 
 
-def play(table: Table, seed: str, kind: dict[str, str] | None) -> Played:
-    """Play one game: ``kind`` maps seats to "bot" or "random" (None: every seat a bot)."""
+def play(table: Table, seed: str, kind: dict[str, str] | None, old: str = "", current_at: int | None = None) -> Played:
+    """Play one game: ``kind`` maps seats to "bot", "random" or "previous" (None: every seat a bot);
+    ``old`` is the directory of the previous version's code; ``current_at``, a seat position:
+    the bot there, the previous version in the other seats."""
     rules = get_rules(table.slug)
     game = start(rules, table.options, seed)
     seats = list(game.seats)
+    if current_at is not None:
+        drawn = positions(game.state, seats)
+        kind = {s: "bot" if drawn[s] == current_at else "previous" for s in seats}
     kinds: Counter = Counter()
+    faults: Counter = Counter()
     while rules.outcome(game.state) is None and len(game.steps) < MAX_STEPS:
         step = len(game.steps) + 1
         orders = {}
@@ -152,6 +153,10 @@ def play(table: Table, seed: str, kind: dict[str, str] | None) -> Played:
                 orders[seat] = bot_order(rules, game.state, seat, rng)
                 if table.slug == "empire":
                     kinds.update(empire_line_kind(line) for line in orders[seat].get("lines", []))
+            elif kind[seat] == "previous":
+                # the same rng as the current bot's (step_rng's seed), so HEAD's bot plays alike
+                orders[seat] = previous.order_or_random(rules, game.state, seat, f"{seed}:{step}:bot:{seat}", old,
+                                                        faults)
             else:
                 orders[seat] = rules.random_order(game.state, seat, rng)
         advance(rules, game, orders)
@@ -160,7 +165,8 @@ def play(table: Table, seed: str, kind: dict[str, str] | None) -> Played:
     share = {s: (1 / len(won) if s in won else 0.0) for s in seats}
     score = {r["seat"]: float(r.get("score", 0)) for r in outcome}
     upkeep = empire_upkeep(game.events, game.state) if table.slug == "empire" else Counter()
-    return Played(share, positions(game.state, seats), score, upkeep, kinds)
+    current = next((s for s in seats if kind and kind[s] == "bot"), "")
+    return Played(share, positions(game.state, seats), score, upkeep, kinds, current=current, faults=faults)
 
 
 # --------------------------------------------------------------------------- runs
@@ -171,45 +177,43 @@ def _job(args: tuple[Table, str, dict[str, str] | None]) -> tuple[Played, dict[s
     return play(table, seed, kind), kind
 
 
-def run_many(jobs: list[tuple[Table, str, dict[str, str] | None]], workers: int) -> list[tuple[Played, Any]]:
+def _previous_job(args: tuple[Table, str, dict[str, str] | None, str, int | None]) -> tuple[Played, Any]:
+    table, seed, kind, old, current_at = args
+    return play(table, seed, kind, old, current_at), current_at
+
+
+def run_many(jobs: list[Any], workers: int, job: Any = _job) -> list[tuple[Played, Any]]:
     if workers <= 1:
-        return [_job(j) for j in jobs]
+        return [job(j) for j in jobs]
     from multiprocessing import Pool
 
     with Pool(workers) as pool:
-        return pool.map(_job, jobs, chunksize=4)
+        return pool.map(job, jobs, chunksize=4)
 
 
-@dataclass
-class Report:
-    lines: list[str] = field(default_factory=list)
-    goals: list[tuple[str, bool]] = field(default_factory=list)
-
-    def say(self, text: str = "") -> None:
-        self.lines.append(text)
-        print(text, flush=True)
-
-    def goal(self, name: str, ok: bool, figure: str) -> None:
-        self.goals.append((name, ok))
-        self.say(f"  goal {name}: {figure} {'met' if ok else 'MISSED'}")
-
-
-def arena(table: Table, games: int, vs_random: int, workers: int, report: Report) -> None:
+def arena(table: Table, games: int, vs_random: int, workers: int, report: Report,
+          prev: previous.Previous | None = None) -> None:
     rules = get_rules(table.slug)
     seats = rules.seats({**rules.default_options(), **table.options})
     report.say(f"{table.label} ({len(seats)} seat{'s' if len(seats) > 1 else ''})")
+    old = ready(table, prev, report) if prev else ""
     if table.solo:
-        for who in ("bot", "random"):
-            done = run_many([(table, f"arena-{table.label}-{i}", {seats[0]: who}) for i in range(games)], workers)
+        for who, n in [("bot", games), ("random", games)] + ([("previous", prev.games)] if old and prev else []):
+            done = run_many([(table, f"arena-{table.label}-{i}", {seats[0]: who}, old, None) for i in range(n)],
+                            workers, _previous_job)
             wins = sum(p.share[seats[0]] for p, _ in done)
-            report.say(f"  {who} as the player: won {rate(wins, games)} of {games}")
+            report.say(f"  {who} as the player: won {rate(wins, n)} of {n}")
+            if who == "previous":
+                say_faults(done, report)
             if who == "bot":
-                report.goal("solo difficulty 1 won by the bot >= 50%", wins / games >= 0.5,
-                            f"{100 * wins / games:.1f}%")
+                report.goal("solo difficulty 1 won by the bot >= 50%", wins / max(n, 1) >= 0.5,
+                            f"{100 * wins / max(n, 1):.1f}%")
         return
     if vs_random:
         bot_against_random(table, seats, vs_random, workers, report)
     self_play(table, seats, games, workers, report)
+    if old and prev:
+        against_previous(table, seats, prev.games, old, workers, report)
 
 
 def bot_against_random(table: Table, seats: list[str], vs_random: int, workers: int, report: Report) -> None:
@@ -257,25 +261,74 @@ def self_play(table: Table, seats: list[str], games: int, workers: int, report: 
                     "all used" if not missing else "never " + ", ".join(missing))
 
 
+def ready(table: Table, prev: previous.Previous, report: Report) -> str:
+    """The previous bot's code for ``table``, once it has answered a first prompt; "" when it cannot play."""
+    rules = get_rules(table.slug)
+    game = start(rules, table.options, f"arena-{table.label}-probe")
+    seat = sorted(rules.owed(game.state))[0]
+    old, line = prev.ready(table.slug, rules.view(game.state, seat), rules.owed(game.state)[seat])
+    report.say("  " + line)
+    return old
+
+
+def against_previous(table: Table, seats: list[str], games: int, old: str, workers: int, report: Report) -> None:
+    """The current bot at each seat position in turn, its previous version in the other seats."""
+    jobs = [(table, f"arena-{table.label}-p{i}", None, old, i % len(seats)) for i in range(games)]
+    done = run_many(jobs, workers, _previous_job)
+    wins = sum(p.share[p.current] for p, _ in done)
+    by_position: dict[int, float] = defaultdict(float)
+    for p, at in done:
+        by_position[at] += p.share[p.current]
+    cells = ", ".join(f"{k + 1}: {rate(by_position[k], sum(1 for _, at in done if at == k)).strip()}"
+                      for k in range(len(seats)))
+    report.say(f"  current vs previous: wins {rate(wins, games).strip()} of {games}"
+               f" (a fair share is {100 / len(seats):.0f}%); by the current bot's seat position: {cells}")
+    say_faults(done, report)
+
+
+def say_faults(done: list[tuple[Played, Any]], report: Report) -> None:
+    faults: Counter = Counter()
+    for p, _ in done:
+        faults.update(p.faults)
+    if faults:
+        first, _ = faults.most_common(1)[0]
+        report.say(f"  the previous bot failed {sum(faults.values())} times (a random legal order instead),"
+                   f" most often: {first}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="a few dozen games in all (CI smoke)")
     ap.add_argument("--games", type=int, default=1000, help="bot-vs-bot games per table (seat positions)")
     ap.add_argument("--vs-random", type=int, default=None, help="bot-vs-random games per table (default: --games)")
+    ap.add_argument("--vs-previous", type=int, default=None,
+                    help="games against the bot's previous version per table (default: --games; 0: none)")
+    ap.add_argument("--previous", metavar="REV", default=None,
+                    help="the git revision of the previous version (default: per game, the bot before its last change)")
     ap.add_argument("--only", default="", help="comma-separated game slugs or table labels")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the games are independent)")
     args = ap.parse_args(argv)
     tables = TABLES
     games, vs_random = args.games, args.vs_random if args.vs_random is not None else args.games
+    vs_previous = args.vs_previous if args.vs_previous is not None else args.games
     if args.quick:
         tables = [t for t in TABLES if t.label in QUICK_TABLES]
         games, vs_random = 4, 4
+        vs_previous = 2 if args.vs_previous is None else args.vs_previous  # each seat position once
     if args.only:
         wanted = {w.strip() for w in args.only.split(",")}
         tables = [t for t in tables if t.slug in wanted or t.label in wanted]
     report = Report()
-    for table in tables:
-        arena(table, games, vs_random, args.jobs, report)
+    prev = previous.Previous(ROOT, args.previous, vs_previous) if vs_previous else None
+    if prev and not previous.is_checkout(ROOT):
+        report.say("previous version: not available (not a git checkout)")
+        prev = None
+    try:
+        for table in tables:
+            arena(table, games, vs_random, args.jobs, report, prev)
+    finally:
+        if prev:
+            prev.checkouts.close()
     met = sum(ok for _, ok in report.goals)
     report.say(f"arena: {met} of {len(report.goals)} goals met")
     return 0 if met == len(report.goals) else 1
