@@ -65,8 +65,18 @@ def task_worth(marker: str, placed: Placed, cell: Cell, left: int) -> float:
     return (v + FREE_PLACE) * max(task_chance(v - h.size, len(h.frontier), left) for h in alive)
 
 
-def tasks_worth(active: list[tuple[Cell, str]], placed: Placed, left: int) -> float:
-    return sum(task_worth(m, placed, c, left) for c, m in active)
+def touched(placed: Placed, cell: Cell) -> bool:
+    """Whether the tile placed may change the task on ``cell`` (its components or its neighbours)."""
+    tile = TILES[placed.area.grid[cell][0]]
+    if tile.task == "CON":
+        return max(abs(cell[0] - placed.cell[0]), abs(cell[1] - placed.cell[1]),
+                   abs(cell[0] + cell[1] - placed.cell[0] - placed.cell[1])) == 1
+    return any(placed.area.comp_of[(cell, seg)] in placed.replaced for seg in tile.task_segments)
+
+
+def tasks_gained(active: list[tuple[Cell, str, float]], placed: Placed, left: int) -> float:
+    """The active tasks' worth after the tile, minus before (only the tasks it touches change)."""
+    return sum(task_worth(m, placed, c, left) - before for c, m, before in active if touched(placed, c))
 
 
 def flag_chance(comp: Comp, left: int) -> float:
@@ -128,11 +138,11 @@ def tidy_edges(placed: Placed) -> float:
     return gain
 
 
-def placement_worth(area: Area, active: list[tuple[Cell, str]], marker: str | None,
-                    cell: Cell, tile: str, rot: int, left: int, tasks_before: float) -> float:
+def placement_worth(area: Area, active: list[tuple[Cell, str, float]], marker: str | None,
+                    cell: Cell, tile: str, rot: int, left: int) -> float:
     placed = area.after(cell, tile, rot)
-    tasks = active + [(cell, marker)] if marker else active
-    return (tasks_worth(tasks, placed, left) - tasks_before + flags_gained(placed, left)
+    new_task = task_worth(marker, placed, cell, left) if marker else 0.0
+    return (new_task + tasks_gained(active, placed, left) + flags_gained(placed, left)
             + networks_gained(placed) + tidy_edges(placed))
 
 
@@ -145,18 +155,14 @@ def best_order(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if not options:
         return {"type": "PASS"}
     area = Area(grid)
-    active = [(key_cell(e["cell"]), e["marker"]) for e in mine["active"]]
     left = int(view.get("stacks", {}).get("landscape", 39)) + 1
-    tasks_before = sum(_task_now(area, c, m, left) for c, m in active)
-    scored = [(placement_worth(area, active, cur["marker"], c, cur["tile"], k, left, tasks_before), rng.random(), c, k)
+    now = _Unchanged(area)
+    active = [(key_cell(e["cell"]), e["marker"], task_worth(e["marker"], now, key_cell(e["cell"]), left))
+              for e in mine["active"]]
+    scored = [(placement_worth(area, active, cur["marker"], c, cur["tile"], k, left), rng.random(), c, k)
               for c, k in options]
     _, _, cell, rot = max(scored)
     return {"type": "PLACE", "tile": cur["tile"], "position": cell_key(cell), "rotation": rot}
-
-
-def _task_now(area: Area, cell: Cell, marker: str, left: int) -> float:
-    """A task's worth before the tile is placed."""
-    return task_worth(marker, _Unchanged(area), cell, left)
 
 
 class _Unchanged(Placed):
