@@ -155,7 +155,7 @@ def best_order(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if not options:
         return {"type": "PASS"}
     area = Area(grid)
-    left = int(view.get("stacks", {}).get("landscape", 39)) + 1
+    left = int(view.get("stacks", {}).get("landscape", 39))  # tiles still to come after this one
     now = _Unchanged(area)
     active = [(key_cell(e["cell"]), e["marker"], task_worth(e["marker"], now, key_cell(e["cell"]), left))
               for e in mine["active"]]
