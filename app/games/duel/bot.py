@@ -69,8 +69,7 @@ def touched(placed: Placed, cell: Cell) -> bool:
     """Whether the tile placed may change the task on ``cell`` (its components or its neighbours)."""
     tile = TILES[placed.area.grid[cell][0]]
     if tile.task == "CON":
-        return max(abs(cell[0] - placed.cell[0]), abs(cell[1] - placed.cell[1]),
-                   abs(cell[0] + cell[1] - placed.cell[0] - placed.cell[1])) == 1
+        return any(neighbour(cell, d) == placed.cell for d in range(6))
     return any(placed.area.comp_of[(cell, seg)] in placed.replaced for seg in tile.task_segments)
 
 
@@ -156,20 +155,10 @@ def best_order(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return {"type": "PASS"}
     area = Area(grid)
     left = int(view.get("stacks", {}).get("landscape", 39))  # tiles still to come after this one
-    now = _Unchanged(area)
+    now = area.as_it_is()
     active = [(key_cell(e["cell"]), e["marker"], task_worth(e["marker"], now, key_cell(e["cell"]), left))
               for e in mine["active"]]
     scored = [(placement_worth(area, active, cur["marker"], c, cur["tile"], k, left), rng.random(), c, k)
               for c, k in options]
     _, _, cell, rot = max(scored)
     return {"type": "PLACE", "tile": cur["tile"], "position": cell_key(cell), "rotation": rot}
-
-
-class _Unchanged(Placed):
-    """The area as it is (no tile placed): every component unchanged."""
-
-    def __init__(self, area: Area) -> None:
-        super().__init__(area, (1000, 1000), "L23", 0, {}, {})
-
-    def neighbours_of(self, cell: Cell) -> int:
-        return sum(1 for d in range(6) if neighbour(cell, d) in self.area.grid)

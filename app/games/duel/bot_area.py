@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.games.duel.geometry import FACES, TILES, Cell, Grid, component_segments, neighbour
+from app.games.duel.geometry import COORD_LIMIT, FACES, TILES, Cell, Grid, component_segments, neighbour
 
 TERRITORY_OR_NETWORK = "FGVRW"
+#: A cell beyond the coordinates' limits: where "no tile" is placed.
+NOWHERE: Cell = (COORD_LIMIT + 2, COORD_LIMIT + 2)
 
 
 @dataclass
@@ -64,6 +66,10 @@ class Area:
     def networks(self, terrain: str) -> list[int]:
         """The sizes of the area's rail (R) or river (W) networks."""
         return [c.size for c in self.comps if c.terrain == terrain]
+
+    def as_it_is(self) -> Placed:
+        """The area seen through ``Placed`` with no tile placed: every component as it is."""
+        return Placed(self, NOWHERE, "", 0, {}, {})
 
     def after(self, cell: Cell, tile: str, rot: int) -> Placed:
         """What placing ``tile`` on ``cell`` at ``rot`` makes of the components it touches."""
@@ -130,7 +136,7 @@ class Placed:
     def comp_after(self, cell: Cell, seg: int) -> Comp:
         """The component holding segment ``seg`` of ``cell`` once the tile is placed."""
         if cell == self.cell:
-            return self.new[seg]
+            return self.new[seg]  # a segment of the tile placed
         index = self.area.comp_of[(cell, seg)]
         return self.replaced.get(index, self.area.comps[index])
 
