@@ -22,7 +22,7 @@ from typing import Any
 
 from app.games.duel import data
 from app.games.duel.bot_area import Area, Comp, Placed
-from app.games.duel.geometry import FACES, TILES, Cell, cell_key, key_cell, neighbour
+from app.games.duel.geometry import FACES, TILES, Cell, Grid, cell_key, key_cell, neighbour
 from app.games.duel.placement import legal_placements
 
 #: A free place for a new task is worth about this (a new task tile is drawn sooner).
@@ -145,12 +145,20 @@ def placement_worth(area: Area, active: list[tuple[Cell, str, float]], marker: s
             + networks_gained(placed) + tidy_edges(placed))
 
 
+def legal_options(view: dict[str, Any], grid: Grid) -> list[tuple[Cell, int]]:
+    """The legal placements, as the view lists them for the seat (or worked out when it does not)."""
+    if view.get("candidates"):
+        return [((c["q"], c["r"]), k) for c in view["candidates"] for k in c["rotations"]]
+    cur = view["current"]
+    return legal_placements(grid, cur["tile"], cur["marker"])
+
+
 def best_order(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The placement worth most (ties broken by ``rng``), seen from ``view``."""
     cur = view["current"]
     mine = view["areas"][view["seat"]]
     grid = {(c["q"], c["r"]): (c["tile"], c["rot"]) for c in mine["cells"]}
-    options = legal_placements(grid, cur["tile"], cur["marker"])
+    options = legal_options(view, grid)
     if not options:
         return {"type": "PASS"}
     area = Area(grid)
