@@ -418,7 +418,7 @@ TEXT = EmpireCatalogue("empire", [
     T("field.losses", "Standing losses order: troops to remove first if Maintenance is short (none "
                       "ticked keeps the current order)"),
     T("field.move_new", "The heavy troop built now: move (none: stay)"),
-    T("field.mode_new", "The heavy troop built now: combat mode (none: Defence)"),
+    T("field.mode_new", "If you build a heavy troop now: its combat mode (none: Defence)"),
     T("choice.troop", "{troop} in {province}"),
     TN("field.lose", "Exactly {n} troop", "Exactly {n} troops"),
     T("field.route_gold", "Pop to route into Gold"),
@@ -475,6 +475,8 @@ TEXT = EmpireCatalogue("empire", [
     T("page.you_give", "You give"),
     T("page.you_get", "You get"),
     T("page.to", "To"),
+    T("page.how_many", "How many you get"),
+    T("page.combo_admin", "Market, build and the new heavy troop's move (the possible combinations)"),
     T("page.routed", "{n} of {pop} Pop routed"),
     T("page.ticked", "{n} of {of} ticked"),
     # ------------------------------------------------------------ the rules on one page (rules.html)
