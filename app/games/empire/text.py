@@ -334,6 +334,14 @@ TEXT = EmpireCatalogue("empire", [
     T("line.tribute_free", "Free tribute with {res}"),
     T("line.tribute_simple", "Substitution with {a} + {b}"),
     T("line.pay", "Paying {what}"),
+    # an empty order of each window, as told to a seat it was played for
+    T("words.none.PROPOSE", "no offers and no pact"),
+    T("words.none.ANSWER", "no answers: every open offer and pact counts as declined"),
+    T("words.none.ADMIN", "no market, no build, no moves; modes unchanged"),
+    T("words.none.LOSE", "no troops chosen"),
+    T("words.none.ROUTE", "no routing: the population stays"),
+    T("words.none.PAY", "nothing paid"),
+    T("words.none.PASS", "nothing"),
     # orders that cannot be read
     T("unreadable.rejected", "Submission rejected; your previous orders (if any) stay in force. {errors}"),
     T("unreadable.line", "'{line}': {why}"),
