@@ -543,6 +543,7 @@ TEXT = EmpireCatalogue("empire", [
     T("board.col.troops", "Troops"),
     T("board.col.spoils", "Spoils"),
     T("board.col.trade", "Trade"),
+    TN("board.heavy", "{n} heavy", "{n} heavy"),
     T("board.building.INF", "INF"),
     T("board.building.WALL", "WALL"),
 ])
