@@ -35,6 +35,14 @@ def test_the_seat_page_in_greek_and_portuguese(live, runner, chromium, size):
     client = live.test_client()
     for _ in range(3):  # proposals, answers, administration: troops on the map, offers and pacts made
         phase, owed = _phase(live, made["game"])
+        if phase == "T4":  # the administration form in Greek, with and without its script
+            for javascript in (True, False):
+                page = open_page(chromium, made["seats"][0]["link"], size, javascript=javascript)
+                _fits(page, f"empire-T4-el-{'js' if javascript else 'nojs'}-{size}")
+                assert page.locator("select[name=market]").count() == (1 if javascript else 0)
+                if javascript and page.eval_on_selector("select[name=build]", "s => s.value") == "":
+                    # the new heavy troop's move and mode show only once one is built
+                    assert not page.locator("label:has-text('βαρύ')").first.is_visible()
         for seat, prompt in owed.items():
             link = made["seats"][int(seat[1:]) - 1]["link"]
             assert post_form(client, link, legal_values(prompt["forms"][0])).status_code == 303
