@@ -58,11 +58,12 @@ def notice(slug: str, game_id: int, step_no: int, now: datetime, template: str, 
                  text=render(slug, message, "en"), data={"msg": message})
 
 
-def order_words(prompt: dict[str, Any] | None, order: dict[str, Any], notation: str) -> Any:
+def order_words(prompt: dict[str, Any] | None, order: dict[str, Any], notation: str, rules: Any = None) -> Any:
     """An order as the player's form names it: the form's label, then each value's label.
 
-    ``{"parts": [...]}`` (rendered joined by " · " in the reader's language), or the
-    notation when no form of ``prompt`` draws this order.
+    ``{"parts": [...]}`` (rendered joined by " · " in the reader's language); when no form of
+    ``prompt`` draws this order (a bot's, a default order in the notation), the game's own words
+    for it (``rules.order_words(order)``, a message, when the game has them), else the notation.
     """
     for form in (prompt or {}).get("forms") or []:
         base = form.get("base") or {}
@@ -75,6 +76,12 @@ def order_words(prompt: dict[str, Any] | None, order: dict[str, Any], notation: 
             if fname in order:
                 parts.extend(_value_words(field, order[fname]))
         return {"parts": parts} if parts else notation
+    told = getattr(rules, "order_words", None)
+    if told is not None:
+        try:
+            return told(order)
+        except IllegalOrder:
+            pass
     return notation
 
 

@@ -98,7 +98,7 @@ def combo_select(spec: dict[str, Any], kept: FormData | None = None) -> dict[str
     names = [f["name"] for f in group]
     posted: dict[str, str] = {}
     if kept is not None:
-        combo = dict(parse_qsl(str(kept.get(COMBO) or ""), keep_blank_values=True))
+        combo = posted_combos(kept)
         for name in names:
             value = kept.get(name)
             value = combo.get(name) if value is None else value
@@ -111,6 +111,16 @@ def combo_select(spec: dict[str, Any], kept: FormData | None = None) -> dict[str
         selected = bool(posted) and all(posted.get(n, "") == pairs.get(n, "") for n in names)
         options.append({"value": combo_value(combo_), "labels": labels, "pairs": pairs, "selected": selected})
     return {"fields": group, "names": names, "kept": posted, "options": options}
+
+
+def posted_combos(data: FormData) -> dict[str, str]:
+    """Field name -> value of every posted ``combo`` (a game's own form may draw one per group
+    of tied choices that do not depend on each other)."""
+    raws = data.getlist(COMBO) if hasattr(data, "getlist") else [data.get(COMBO)]
+    out: dict[str, str] = {}
+    for raw in raws:
+        out.update(parse_qsl(str(raw or ""), keep_blank_values=True))
+    return out
 
 
 def _label_of(field: dict[str, Any], value: Any) -> Any:
@@ -148,7 +158,7 @@ def order_from_form(prompt: dict[str, Any], form_index: str, data: FormData,
     except (ValueError, IndexError, TypeError):
         raise refusal(NOT_THIS_DECISION) from None
     tied = {f["name"] for f in tied_fields(spec)}
-    combo = dict(parse_qsl(str(data.get(COMBO) or ""), keep_blank_values=True)) if tied else {}
+    combo = posted_combos(data) if tied else {}
     order: dict[str, Any] = dict(spec.get("base") or {})
     for field in spec.get("fields") or []:
         name, kind = field["name"], field.get("type", "text")

@@ -122,7 +122,7 @@ def resolve_step(
         seat.missed += 1
         platform_ladder = not rules.handles_missed_deadlines
         if platform_ladder:  # a game that handles missed deadlines tells its own story
-            words = order_words(game.owed.get(seat_id), order, rules.format(order))
+            words = order_words(game.owed.get(seat_id), order, rules.format(order), rules)
             session.add_all(played_for(game.slug, id_of(game), step_no, now, seat_id, words,
                                        auto=source is OrderSource.AUTO))
         if seat.player_id and platform_ladder and not seat.civil_disorder and seat.missed >= cd_after:

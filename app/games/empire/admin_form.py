@@ -15,10 +15,12 @@ from app.games.empire.text import amount, amounts, province, seat_name, troop
 from app.games.text import msg
 from app.games.text import name as term
 
-NONE = ""
+#: "No market transaction" in a build's ``when``: the platform reads a field left empty as None
+#: (``app.games.prompting``); "" is the same, as a posted value.
+NONE: list[str | None] = [None, ""]
 
 
-def choice(value: str, label: Any = None, when: list[str] | None = None) -> dict[str, Any]:
+def choice(value: str, label: Any = None, when: list[str | None] | list[str] | None = None) -> dict[str, Any]:
     """A choice: its value is notation; its label a message (or the notation itself)."""
     out: dict[str, Any] = {"value": value, "label": label or value}
     if when is not None:
@@ -72,7 +74,7 @@ def _buildable(state: State, seat: str) -> list[tuple[str, int]]:
     return out
 
 
-def _build_choice(what: str, p: int, when: list[str] | None = None) -> dict[str, Any]:
+def _build_choice(what: str, p: int, when: list[str | None] | None = None) -> dict[str, Any]:
     return choice(f"BUILD {what} {p}", msg("choice.build", building=term("building", what), province=province(p),
                                             cost=amounts(data.BUILD_COST[what])), when)
 
@@ -83,12 +85,13 @@ def build_choices(state: State, seat: str) -> list[dict[str, Any]]:
 
 
 def legal_builds(state: State, seat: str) -> list[dict[str, Any]]:
-    """Builds the seat can afford, each with the market choices ("" = none) that leave it affordable."""
+    """Builds the seat can afford, each with the market choices (NONE: none) that leave it affordable."""
     res = state["players"][seat]["res"]
-    stocks = [(NONE, res)] + [(v, after) for v, _, after in _markets(res)]
+    stocks = [(v, after) for v, _, after in _markets(res)]
     out = []
     for what, p in _buildable(state, seat):
-        when = [v for v, after in stocks if _affordable(after, what)]
+        when: list[str | None] = (list(NONE) if _affordable(res, what) else []) \
+            + [v for v, after in stocks if _affordable(after, what)]
         if when:
             out.append(_build_choice(what, p, when))
     return out
@@ -103,7 +106,12 @@ def mode_choices(state: State, seat: str, tid: str, when: list[str] | None = Non
 
 
 def _new_troop_fields(state: State, seat: str, builds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Move and mode of a heavy troop built this turn (``NEW``): legal only after such a build."""
+    """Move and mode of a heavy troop built this turn (``NEW``).
+
+    The move depends on the build (its province's neighbours); the mode is the mode the troop
+    takes if one is built (``notation.canonical`` drops it otherwise), so that it needs no
+    combination with the market and the build.
+    """
     heavy = [b["value"] for b in builds if b["value"].startswith("BUILD HEAVY ")]
     if not heavy:
         return []
@@ -115,7 +123,7 @@ def _new_troop_fields(state: State, seat: str, builds: list[dict[str, Any]]) -> 
     return [{"name": "move_NEW", "label": msg("field.move_new"), "type": "choice", "required": False,
              "depends_on": "build", "choices": moves},
             {"name": "mode_NEW", "label": msg("field.mode_new"), "type": "choice", "required": False,
-             "depends_on": "build", "choices": mode_choices(state, seat, "NEW", heavy)}]
+             "choices": mode_choices(state, seat, "NEW")}]
 
 
 def admin_fields(state: State, seat: str) -> list[dict[str, Any]]:

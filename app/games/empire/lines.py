@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.empire import data
+from app.games.empire.notation import canonical
 from app.games.empire.text import amount, codes, province
 from app.games.text import listing, msg, name
 
@@ -57,3 +58,11 @@ def describe(d: dict[str, Any]) -> Any:
         what = listing([amount(1, r) for r in d["res"]]) if d["res"] else msg("label.nothing")
         return msg("line.pay", what=what)
     return str(op)
+
+
+def order_in_words(order: dict[str, Any]) -> Any:
+    """A whole order (notation dict or a form's fields) in words: each line described, joined by
+    " · " (``{"parts": [...]}``), or what an empty order means in its window."""
+    o = canonical(order)
+    parts = [describe(d) for d in o["lines"]]
+    return {"parts": parts} if parts else msg(f"words.none.{o['type']}")

@@ -29,6 +29,8 @@ TROOP_RE = re.compile(r"^(?:[BGYR]-[SH][1-9][0-9]{0,2}|NEW)$")
 OFFER_RE = re.compile(r"^[BGYR]-O[1-9]$")
 PACT_RE = re.compile(r"^[BGYR]-PACT$")
 MAX_TEXT = 5000
+#: The form's field for the mode of a heavy troop built this turn: read only with such a build.
+IF_BUILT = "mode_NEW"
 OFFER_FIELD = re.compile(r"^offer([1-9])_(give|get_n|get|to)$")
 
 
@@ -242,6 +244,8 @@ def canonical(order: Any) -> dict[str, Any]:
     else:
         texts = offer_lines(order)
         for key in sorted(k for k in order if k != "type" and not OFFER_FIELD.match(str(k))):
+            if key == IF_BUILT and not str(order.get("build") or "").upper().startswith("BUILD HEAVY"):
+                continue  # the new heavy troop's mode, and none is built
             texts.extend(field_lines(key, order[key]))
         out = parse_lines(";".join(texts))
     for d in out:

@@ -9,6 +9,7 @@ from app.games.base import BaseRules, IllegalOrder
 from app.games.empire import bot, data, phases, tribute
 from app.games.empire import state as st
 from app.games.empire.board import board_svg
+from app.games.empire.lines import order_in_words
 from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
 from app.games.empire.seen import seen
@@ -115,6 +116,10 @@ class EmpireRules(BaseRules):
 
     def format(self, order: dict[str, Any]) -> str:
         return format_order(canonical(order))
+
+    def order_words(self, order: dict[str, Any]) -> Any:
+        """An order told in words (what was played for a seat): each line, not its notation."""
+        return order_in_words(order)
 
     def _check(self, state: State, seat: str, order: Any) -> dict[str, Any]:
         """The canonical order, or IllegalOrder; ``state`` is a scratch copy it may change."""

@@ -334,6 +334,14 @@ TEXT = EmpireCatalogue("empire", [
     T("line.tribute_free", "Free tribute with {res}"),
     T("line.tribute_simple", "Substitution with {a} + {b}"),
     T("line.pay", "Paying {what}"),
+    # an empty order of each window, as told to a seat it was played for
+    T("words.none.PROPOSE", "no offers and no pact"),
+    T("words.none.ANSWER", "no answers: every open offer and pact counts as declined"),
+    T("words.none.ADMIN", "no market, no build, no moves; modes unchanged"),
+    T("words.none.LOSE", "no troops chosen"),
+    T("words.none.ROUTE", "no routing: the population stays"),
+    T("words.none.PAY", "nothing paid"),
+    T("words.none.PASS", "nothing"),
     # orders that cannot be read
     T("unreadable.rejected", "Submission rejected; your previous orders (if any) stay in force. {errors}"),
     T("unreadable.line", "'{line}': {why}"),
@@ -418,7 +426,7 @@ TEXT = EmpireCatalogue("empire", [
     T("field.losses", "Standing losses order: troops to remove first if Maintenance is short (none "
                       "ticked keeps the current order)"),
     T("field.move_new", "The heavy troop built now: move (none: stay)"),
-    T("field.mode_new", "The heavy troop built now: combat mode (none: Defence)"),
+    T("field.mode_new", "If you build a heavy troop now: its combat mode (none: Defence)"),
     T("choice.troop", "{troop} in {province}"),
     TN("field.lose", "Exactly {n} troop", "Exactly {n} troops"),
     T("field.route_gold", "Pop to route into Gold"),
@@ -475,6 +483,8 @@ TEXT = EmpireCatalogue("empire", [
     T("page.you_give", "You give"),
     T("page.you_get", "You get"),
     T("page.to", "To"),
+    T("page.how_many", "How many you get"),
+    T("page.combo_admin", "Market, build and the new heavy troop's move (the possible combinations)"),
     T("page.routed", "{n} of {pop} Pop routed"),
     T("page.ticked", "{n} of {of} ticked"),
     # ------------------------------------------------------------ the rules on one page (rules.html)
@@ -533,6 +543,7 @@ TEXT = EmpireCatalogue("empire", [
     T("board.col.troops", "Troops"),
     T("board.col.spoils", "Spoils"),
     T("board.col.trade", "Trade"),
+    TN("board.heavy", "{n} heavy", "{n} heavy"),
     T("board.building.INF", "INF"),
     T("board.building.WALL", "WALL"),
 ])

@@ -4,7 +4,9 @@ input kept and nothing stored."""
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 
 import pytest
 
@@ -67,6 +69,23 @@ def blue_first(app, made) -> list[str]:
     return [s["link"] for s in sorted(made["seats"], key=lambda s: colour[s["seat"]] != "BLUE")]
 
 
+def kept(html: str) -> dict[str, str]:
+    """The posted values a page keeps for its groups of tied choices (``data-keep``)."""
+    out: dict[str, str] = {}
+    for raw in re.findall(r'data-keep="([^"]*)"', html):
+        out.update(json.loads(unescape(raw)))
+    return out
+
+
+def combos(html: str) -> list[list[tuple[str, str]]]:
+    """Each ``combo`` select of a page (without its script): its options' (value, label)."""
+    out = []
+    for body in re.findall(r'<select[^>]*name="combo"[^>]*>(.*?)</select>', html, re.S):
+        out.append([(unescape(v), re.sub(r"\s+", " ", unescape(label)).strip())
+                    for v, label in re.findall(r'<option value="([^"]*)"[^>]*>(.*?)</option>', body, re.S)])
+    return out
+
+
 def _refused(client, link, fields, lang, form_index="0"):
     page = client.get(path_of(link)).get_data(as_text=True)
     data = {"csrf_token": csrf_of(page), "step_no": step_of(page), "form_index": form_index, **fields}
@@ -86,7 +105,7 @@ def test_an_offer_of_a_resource_for_itself_is_refused_in_the_players_language(ap
     html = r.get_data(as_text=True)
     assert r.status_code == 422
     assert reason in html and "E303" not in html and "E007" not in html
-    assert re.search(r'<option value="2 WOOD"[^>]* selected', html)  # the input is kept
+    assert kept(html)["offer1_give"] == "2 WOOD"  # the input is kept (the script starts from it)
     assert _orders(app, made["game"]) == before
 
 
@@ -218,3 +237,125 @@ def test_every_form_of_the_loss_and_tribute_windows_is_accepted_with_legal_value
     with pytest.raises(IllegalOrder) as err:
         RULES.validate(st, "P1", {**form["base"], "lose": ["B-S1"]})
     assert "You must remove exactly 2 different troops." in RULES.text.render(err.value.msg)
+
+
+# ------------------------------------------------------------ the page without its script: legal combinations only
+def _set_state(app, game_id, change) -> None:
+    """Change a running game's state in place (its prompts drawn again from it)."""
+    import copy
+
+    from app.db import write_session
+    from app.games.empire import RULES
+    from app.models import Game
+
+    with write_session(get_engine(app)) as s:
+        game = s.get(Game, game_id)
+        state = copy.deepcopy(game.state)
+        change(state)
+        game.state, game.owed = state, RULES.owed(state)
+        s.add(game)
+
+
+def _valid(state, seat, order) -> bool:
+    from app.games.base import IllegalOrder
+    from app.games.empire import RULES
+
+    try:
+        RULES.validate(state, seat, order)
+    except IllegalOrder:
+        return False
+    return True
+
+
+def _offered(options) -> set[tuple[tuple[str, str], ...]]:
+    from urllib.parse import parse_qsl
+
+    return {tuple(sorted(parse_qsl(v))) for v, _ in options}
+
+
+def _turn_4(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a, b = blue_first(app, made)
+    for link in (a, b):  # proposals, then no answers are owed: turn 4
+        assert post_form(client, link, {}).status_code == 303
+
+    def rich(st):
+        from tests.games.empire.helpers import control, put, res
+        control(st, "BLUE", 2)
+        put(st, "B-S1", 1)
+        res(st, "BLUE", GOLD=2, WOOD=2, STONE=1, IRON=3)  # a heavy troop is affordable; a Wall needs the market
+
+    _set_state(app, made["game"], rich)
+    return made, a
+
+
+def test_without_its_script_the_administration_form_offers_exactly_the_legal_combinations(app, client, runner):
+    from itertools import product
+
+    made, a = _turn_4(app, client, runner)
+    step, owed, state = _owed(app, made["game"])
+    seat = next(s for s, c in state["colour"].items() if c == "BLUE")
+    form = owed[seat]["forms"][0]
+    html = client.get(path_of(a)).get_data(as_text=True)
+    [options] = combos(html)  # market, build and the new troop's move: one select
+    fields = {f["name"]: f for f in form["fields"]}
+    names = ["market", "build", "move_NEW"]
+    legal = set()
+    for values in product(*[[""] + [c["value"] for c in fields[n]["choices"]] for n in names]):
+        order = {**form["base"], **{n: v for n, v in zip(names, values, strict=True) if v}}
+        if _valid(state, seat, order):
+            legal.add(tuple(sorted((n, v) for n, v in zip(names, values, strict=True) if v)))
+    assert _offered(options) == legal and len(legal) > 20
+    labels = dict(options)
+    assert "buy 2 Stone for 1 Gold · Wall in 2 (Westwood)" in " ".join(labels.values())
+    assert not any("MARKET" in label or "BUILD" in label for label in labels.values())  # names, not notation
+    # the new troop's mode goes with any choice: it applies only if a heavy troop is built
+    assert "If you build a heavy troop now: its combat mode" in html
+    assert _valid(state, seat, {**form["base"], "mode_NEW": "MODE NEW ATTACK"})
+    for value, _ in options[:: max(1, len(options) // 6)]:  # a few of them, posted as a browser would
+        r = post_form(client, a, {"combo": value, "mode_NEW": "MODE NEW CONQUEST"})
+        assert r.status_code == 303, (value, r.get_data(as_text=True)[-2000:])
+
+
+def test_without_its_script_each_offer_lists_only_legal_give_and_get_pairs(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a = blue_first(app, made)[0]
+    step, owed, state = _owed(app, made["game"])
+    seat = next(s for s, c in state["colour"].items() if c == "BLUE")
+    form = owed[seat]["forms"][0]
+    html = client.get(path_of(a)).get_data(as_text=True)
+    groups = combos(html)
+    assert len(groups) == 3  # one select per offer: three offers do not multiply
+    gives = next(f for f in form["fields"] if f["name"] == "offer1_give")["choices"]
+    legal = {()}
+    for g in gives:
+        for r in ("GOLD", "WOOD", "STONE", "IRON", "FOOD"):
+            order = {**form["base"], "offer1_give": g["value"], "offer1_get": r}
+            if _valid(state, seat, order):
+                legal.add(tuple(sorted({"offer1_give": g["value"], "offer1_get": r}.items())))
+    assert _offered(groups[0]) == legal and len(legal) > 8
+    assert not _valid(state, seat, {**form["base"], "offer1_give": gives[0]["value"]})  # half an offer
+    # two offers through the page's selects, without the script
+    value1 = next(v for v, label in groups[0] if "Food · Wood" in label)
+    value2 = next(v for v, label in groups[1] if "Gold · Iron" in label)
+    r = post_form(client, a, {"combo": [value1, value2], "offer1_get_n": "2", "offer2_get_n": "1"})
+    assert r.status_code == 303, r.get_data(as_text=True)[-2000:]
+    on_file = client.get(path_of(a)).get_data(as_text=True)
+    assert "GET 2 WOOD" in on_file and "GET 1 IRON" in on_file
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("en", "6 (Westgold) is not adjacent to 1 (Bluehold)."),
+    ("pt", "6 (Minas de Ouro Ocidentais) não é adjacente a 1 (Bastião Azul)."),
+])
+def test_a_hand_made_combination_the_page_never_offers_is_refused_and_kept(app, client, runner, lang, reason):
+    made, a = _turn_4(app, client, runner)
+    step = _owed(app, made["game"])[0]
+    before = _orders(app, made["game"])
+    r = _refused(client, a, {"combo": "build=BUILD+HEAVY+1&move_NEW=MOVE+NEW+6", "move_B-S1": "MOVE B-S1 2"}, lang)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert reason in html
+    assert kept(html) == {"build": "BUILD HEAVY 1", "move_NEW": "MOVE NEW 6"}
+    assert re.search(r'<option value="MOVE B-S1 2"[^>]* selected', html)
+    assert _orders(app, made["game"]) == before and _owed(app, made["game"])[0] == step
