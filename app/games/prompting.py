@@ -38,6 +38,45 @@ def tied_fields(form: dict[str, Any]) -> list[Field]:
     return [f for f in fields if f.get("name") in names and f.get("type", "text") == "choice"]
 
 
+def tied_groups(form: dict[str, Any]) -> list[list[Field]]:
+    """The tied fields (:func:`tied_fields`) split into groups that do not depend on each other
+    (a field, the fields up its ``depends_on`` chain, and the fields named together in ``combos``),
+    in the form's order: each group is drawn as a select of its own, so three independent offers
+    list 3 x 81 combinations, not 81 cubed."""
+    group = tied_fields(form)
+    names = [f["name"] for f in group]
+    root = {n: n for n in names}
+
+    def find(n: str) -> str:
+        while root[n] != n:
+            root[n] = root[root[n]]
+            n = root[n]
+        return n
+
+    def join(a: str, b: str) -> None:
+        if a in root and b in root:
+            root[find(a)] = find(b)
+
+    for field in group:
+        if field.get("depends_on"):
+            join(field["name"], field["depends_on"])
+    for combo in form.get("combos") or []:
+        keys = [k for k in combo if k in root]
+        for k in keys[1:]:
+            join(keys[0], k)
+    out: dict[str, list[Field]] = {}
+    for field in group:
+        out.setdefault(find(field["name"]), []).append(field)
+    return list(out.values())
+
+
+def group_form(form: dict[str, Any], group: list[Field]) -> dict[str, Any]:
+    """The part of ``form`` that one group of tied fields is: its fields and the ``combos`` naming them."""
+    names = {f["name"] for f in group}
+    combos = [c for c in form.get("combos") or [] if names & set(c)]
+    return {"fields": group, **({"combos": combos} if combos else {})}
+
+
 def choice_allowed(field: Field, choice: dict[str, Any], chosen: dict[str, Any]) -> bool:
     """Whether ``choice`` of ``field`` may go with the parent's value in ``chosen``."""
     parent = field.get("depends_on")

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlencode
 
 from app.games import IllegalOrder
-from app.games.prompting import legal_combos, tied_fields
+from app.games.prompting import group_form, legal_combos, tied_fields, tied_groups
 from app.games.text import EMPTY, listing
 from app.i18n.terms import N_
 
@@ -111,6 +111,17 @@ def combo_select(spec: dict[str, Any], kept: FormData | None = None) -> dict[str
         selected = bool(posted) and all(posted.get(n, "") == pairs.get(n, "") for n in names)
         options.append({"value": combo_value(combo_), "labels": labels, "pairs": pairs, "selected": selected})
     return {"fields": group, "names": names, "kept": posted, "options": options}
+
+
+def combo_selects(spec: dict[str, Any], kept: FormData | None = None) -> list[dict[str, Any]]:
+    """:func:`combo_select` for each group of tied choices that do not depend on each other
+    (``prompting.tied_groups``): a page draws one select per group."""
+    out = []
+    for group in tied_groups(spec):
+        drawn = combo_select(group_form(spec, group), kept)
+        if drawn is not None:
+            out.append(drawn)
+    return out
 
 
 def posted_combos(data: FormData) -> dict[str, str]:

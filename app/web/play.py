@@ -67,6 +67,12 @@ def combo_select(spec: dict[str, Any], kept: Any = None) -> dict[str, Any] | Non
     return turns.forms.combo_select(spec, kept)
 
 
+@bp.app_template_filter("combo_selects")
+def combo_selects(spec: dict[str, Any], kept: Any = None) -> list[dict[str, Any]]:
+    """A form's tied choices as one select of legal combinations per independent group."""
+    return turns.forms.combo_selects(spec, kept)
+
+
 @bp.app_template_global("me_token_of")
 def me_token_of(seat: Seat) -> str:
     """The token of the settings page (``/me/<token>``) of the player holding ``seat``, or ""."""

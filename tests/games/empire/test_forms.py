@@ -359,3 +359,31 @@ def test_a_hand_made_combination_the_page_never_offers_is_refused_and_kept(app, 
     assert kept(html) == {"build": "BUILD HEAVY 1", "move_NEW": "MOVE NEW 6"}
     assert re.search(r'<option value="MOVE B-S1 2"[^>]* selected', html)
     assert _orders(app, made["game"]) == before and _owed(app, made["game"])[0] == step
+
+
+def test_the_standing_orders_page_draws_each_offer_as_a_select_of_its_own(app, client, runner):
+    """The standing-orders page uses the platform's generic form: independent groups of tied choices
+    are drawn apart (three offers of 81 pairs each are not 81 cubed options), and a standing
+    proposal set there is kept."""
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
+    a = blue_first(app, made)[0]
+    _step, owed, state = _owed(app, made["game"])
+    seat = next(s for s, c in state["colour"].items() if c == "BLUE")
+    assert owed[seat]["forms"][0]["base"]["type"] == "PROPOSE"
+    resp = client.get(path_of(a) + "/standing")
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 200
+    proposal = html.split("<form")[1]
+    selects = re.findall(r'<select id="[^"]*" name="combo"', proposal)
+    assert len(selects) == 3, "one select per offer"
+    assert proposal.count("<option") < 1000 and len(html) < 1_000_000
+    groups = combos(proposal)
+    value = next(v for v, label in groups[0] if "Food · Wood" in label)
+    r = client.post(path_of(a) + "/standing", data={"csrf_token": csrf_of(html), "step_no": step_of(html),
+                                                    "form_index": "0", "combo": [value], "offer1_get_n": "2"})
+    assert r.status_code in (200, 303), r.get_data(as_text=True)[-1500:]
+    from app.models import StandingOrder
+
+    with Session(get_engine(app)) as s:
+        kept_order = s.exec(select(StandingOrder).where(StandingOrder.game_id == made["game"])).one().order
+    assert kept_order["offer1_get"] == "WOOD" and kept_order["offer1_get_n"] == 2, kept_order
