@@ -121,17 +121,19 @@ def test_a_connection_for_a_leader_without_mobilize_is_refused_and_changes_nothi
     assert (_orders(app, made["game"]), game_row(app, made["game"]).step_no) == before
 
 
-def _to_a_move(app, client, runner):
-    """A two-player game played through the page (recruiting first) until a seat may move a token."""
+def _to_a_move(app, client, runner, bonus=False):
+    """A two-player game played through the page (recruiting first) until a seat may move a token
+    (with ``bonus``: and may take a bonus action after it)."""
     made = create_game(runner, "dual_powers", ("sov@example.org", "gov@example.org"))
     links = {s["seat"]: s["link"] for s in made["seats"]}
     rng = Random(11)
     sent: set[tuple[int, str]] = set()
-    for _ in range(30):
+    for _ in range(60):
         game = game_row(app, made["game"])
         seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
         forms = game.owed[seat]["forms"]
-        moving = [i for i, f in enumerate(forms) if f.get("combos")]
+        moving = [i for i, f in enumerate(forms) if kind_of(f) in ("move", "double")
+                  and (not bonus or any(c["bonus"] for c in f["combos"]))]
         if moving:
             return made, links[seat], game, seat, moving[0]
         sent.add((game.step_no, seat))
@@ -153,7 +155,7 @@ def test_without_javascript_a_form_offers_one_select_of_its_legal_combinations(a
     options = [dict(parse_qsl(v)) for v in _combo_options(html, index)]
     assert len(options) == len(form["combos"])
     for option, combo in zip(options, form["combos"], strict=True):
-        assert {k: option[k] for k in combo} == combo
+        assert {k: option.get(k) for k in combo} == combo
         order = {**form["base"], **option}
         RULES.validate(game.state, seat, order)  # every offered combination is legal
     # the per-field selects that a script shows are disabled (not posted) without JavaScript
