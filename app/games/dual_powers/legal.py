@@ -158,6 +158,28 @@ BONUS_LABELS = {"bonus": msg("field.bonus"), "bonus_token": msg("field.bonus_tok
                 "bonus_to": msg("field.bonus_to")}
 
 
+def action_key(option: Order, names: list[str]) -> str:
+    """An action of a form as a key of its ``after`` (its fields' values joined by "|")."""
+    return "|".join(str(option.get(n) or "") for n in names)
+
+
+def bonus_plan(options: list[Order], names: list[str]) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
+    """The bonus actions of a form (``options`` from :func:`with_bonuses`) as a table and, per action
+    (:func:`action_key`), the positions in it of those legal after that very action."""
+    table: list[dict[str, Any]] = []
+    at: dict[tuple[Any, ...], int] = {}
+    after: dict[str, list[int]] = {}
+    for opt in options:
+        if not opt.get("bonus"):
+            continue
+        triple = tuple(opt.get(f) for f in BONUS)
+        if triple not in at:
+            at[triple] = len(table)
+            table.append(dict(zip(BONUS, triple, strict=True)))
+        after.setdefault(action_key(opt, names), []).append(at[triple])
+    return table, after
+
+
 def tied_bonus(state: State, options: list[Order]) -> list[Field]:
     """The optional bonus fields of a form whose ``combos`` name them (``options``: from :func:`with_bonuses`)."""
     tied = [o for o in options if o.get("bonus")]

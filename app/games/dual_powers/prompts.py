@@ -51,12 +51,17 @@ def _form(state: State, seat: str, label: str, action: str, cards: list[str], fi
 
 def _tied_form(state: State, label: str, action: str, full: list[dict[str, Any]], fields: list[dict[str, Any]],
                names: list[str], **extra: Any) -> dict[str, Any]:
-    """A form whose legal combinations (``full``: actions, each with or without a bonus action) are its
-    ``combos``: without JavaScript one select lists exactly these, with it the selects narrow."""
+    """A form whose legal actions are its ``combos`` (``full``: each action, with or without a bonus action).
+
+    The bonus actions legal after each action are listed apart (``bonuses``, and ``after``: per
+    action key, their positions): a page offers them once the action is chosen, so that it
+    never offers a bonus action that the action just chosen makes illegal.
+    """
     bonus = legal.tied_bonus(state, full)
-    tied = names + (list(legal.BONUS) if bonus else [])
+    if bonus:
+        extra["bonuses"], extra["after"] = legal.bonus_plan(full, names)
     return _form(state, "", label, action, [], fields + bonus, with_bonus=False,
-                 combos=legal.combos(full, tied), **extra)
+                 combos=legal.combos([o for o in full if not o.get("bonus")], names), **extra)
 
 
 LABELS = {"card": msg("field.card"), "token": msg("field.token"), "to": msg("field.to"),

@@ -220,6 +220,11 @@ TEXT = Catalogue("dual_powers", [
                    "Where a form asks for a region, you may also tap the region on the board."),
     T("form.hint_region", "You may also tap a region on the board to choose it."),
     T("form.bonus_hint", "Ending on day 15 or 31 gives a bonus action (optional)."),
+    T("form.no_bonus", "No bonus action"),
+    T("form.other_action", "Choose another action"),
+    T("form.bonus_step", "With a card that gives a bonus action: choose the action, then the bonus action "
+                         "on the next step."),
+    T("form.with_bonus", "Next: the bonus action"),
     T("form.recruit", "Recruit"),
     T("form.move", "Move"),
     T("form.double", "Double Move"),
