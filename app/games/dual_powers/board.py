@@ -61,7 +61,7 @@ def _connection(conn: dict[str, Any], tr: Render) -> str:
     return "".join(out)
 
 
-def _token(x: float, y: float, tok: dict[str, Any]) -> str:
+def _token(x: float, y: float, tok: dict[str, Any], tr: Render) -> str:
     stroke = OWNER_STROKE.get(tok["owner"], "#000")
     if tok["fresh"]:
         rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="#fff" '
@@ -69,9 +69,10 @@ def _token(x: float, y: float, tok: dict[str, Any]) -> str:
     else:
         rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="url(#dp-hatch)" '
                 f'stroke="{stroke}" stroke-width="2" stroke-dasharray="4 3"/>')
-    label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
-    return (rect + _t(x + 4, y + 20, label, 13 if len(label) <= 3 else 11, weight="bold")
-            + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold"))
+    label = str(tok.get("short") or tok["id"])
+    title = f"<title>{escape(tr(tok['name']))} ({escape(tok['id'])})</title>" if "name" in tok else ""
+    return ("<g>" + title + rect + _t(x + 4, y + 20, label, 13 if len(label) <= 3 else 11, weight="bold")
+            + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold") + "</g>")
 
 
 def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
@@ -98,7 +99,7 @@ def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
         out.append(_t(x + BOX_W - 10, y + BOX_H - 8, " | ".join(tags), 12, "end", "bold"))
     shown = reg["tokens"][:16]
     for i, tok in enumerate(shown):
-        out.append(_token(x + 8 + (i % 4) * 62, y + 62 + (i // 4) * 34, tok))
+        out.append(_token(x + 8 + (i % 4) * 62, y + 62 + (i // 4) * 34, tok, tr))
     if len(reg["tokens"]) > len(shown):
         bottom.insert(0, tr(msg("board.more", n=len(reg["tokens"]) - len(shown))))
     if bottom:

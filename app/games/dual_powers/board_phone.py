@@ -83,12 +83,12 @@ def _connection(conn: dict[str, Any]) -> str:
             f'<title>{escape(conn["id"])}</title></path>')
 
 
-def _token(x: float, y: float, tok: dict[str, Any]) -> str:
+def _token(x: float, y: float, tok: dict[str, Any], tr: Render) -> str:
     stroke = OWNER_STROKE.get(tok["owner"], "#000")
     fill, dash = ("#fff", "") if tok["fresh"] else ("url(#dp-hatch-n)", ' stroke-dasharray="4 3"')
-    label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
+    label = str(tok.get("short") or tok["id"])
     return (f'<rect x="{x:.0f}" y="{y:.0f}" width="56" height="27" rx="4" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="2.5"{dash}><title>{escape(tok["id"])}</title></rect>'
+            f'stroke-width="2.5"{dash}><title>{escape(tr(tok["name"]))} ({escape(tok["id"])})</title></rect>'
             + _t(x + 4, y + 19, label, 13 if len(label) <= 3 else 11, weight="bold")
             + _t(x + 52, y + 19, tok["strength"], 14, "end", "bold"))
 
@@ -112,7 +112,7 @@ def _region(reg: dict[str, Any], tr: Render) -> str:
     ty = y + 96
     shown = reg["tokens"][:MAX_TOKENS]
     for i, tok in enumerate(shown):
-        out.append(_token(x + 6 + (i % PER_ROW) * 58, ty - 18 + (i // PER_ROW) * 30, tok))
+        out.append(_token(x + 6 + (i % PER_ROW) * 58, ty - 18 + (i // PER_ROW) * 30, tok, tr))
     tags = [tr(msg("board.unrest"))] if reg["unrest"] else []
     tags += [tr(msg("board.objective", marker=m)) for m in reg["markers"]]
     if len(reg["tokens"]) > len(shown):

@@ -37,7 +37,7 @@ def token_label(state: State, token: str) -> dict[str, Any]:
 
 def unit_label(unit: str) -> dict[str, Any]:
     info = data.TOKENS[unit]
-    return msg("choice.unit", unit=unit, recruit=info["recruit"], fresh=info["fresh"], exhausted=info["exhausted"])
+    return msg("choice.unit", unit=data.token_name(unit), recruit=info["recruit"])
 
 
 def _ordered(values: dict[str, list[str]], order: dict[str, int]) -> list[str]:

@@ -29,13 +29,23 @@ def _objective_visible(state: State, side: str, seat: str | None) -> bool:
     return bool(seat == side and not state["solo"])
 
 
+def short_label(token: str) -> str:
+    """What a token shows on the board: a unit its printed values (2/1; X for an Opposition unit's
+    difficulty), a leader the first letters of the name."""
+    info = data.TOKENS[token]
+    if info["kind"] in ("unit", "opp") or (info["kind"] == "neutral" and token != "T-NEU"):
+        return f"{info['fresh']}/{'X' if info['exhausted'] is None else info['exhausted']}"
+    return {"T-NEU": "TROT", "T-RED": "TROT"}.get(token, token.replace("L-", ""))
+
+
 def view(state: State, seat: str | None) -> dict[str, Any]:
     sides = position.sides(state)
     regions = []
     for r in data.REGIONS:
         tokens = []
         for t in sorted(position.tokens_in(state, r), key=data.TOKEN_ORDER.__getitem__):
-            tokens.append({"id": t, "name": data.token_name(t), "owner": position.owner(state, t) or "NEU",
+            tokens.append({"id": t, "name": data.token_name(t), "short": short_label(t),
+                           "owner": position.owner(state, t) or "NEU",
                            "fresh": state["board"][t]["fresh"], "strength": position.token_strength(state, t)})
         regions.append({
             "id": r, "name": name("region", r), "colour": name("colour", r), "tokens": tokens,
