@@ -237,8 +237,8 @@ def exhaust(state: State, regions: list[str], events: list[Event]) -> None:
         if flipped or gone:
             nothing = msg("event.nothing")
             events.append({"text": msg("event.exhausted", region=rname(region),
-                                       flipped=listing(flipped) if flipped else nothing,
-                                       removed=listing(gone) if gone else nothing), "to": None})
+                                       flipped=listing([tname(t) for t in flipped]) if flipped else nothing,
+                                       removed=listing([tname(t) for t in gone]) if gone else nothing), "to": None})
         for side in state["supply"]:
             state["supply"][side].sort(key=data.TOKEN_ORDER.__getitem__)
         state["opp_pool"].sort(key=data.TOKEN_ORDER.__getitem__)
