@@ -101,7 +101,8 @@ def _region(reg: dict[str, Any], tr: Render) -> str:
     if reg["unrest"]:
         out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{BOX_W - 10}" height="{BOX_H - 10}" rx="6" '
                    'fill="none" stroke="#000" stroke-width="1.5"/>')
-    text, ty = _lines(x + 9, y + 21, tr(reg["name"]), 20, 15, "bold", 17)
+    title = tr(reg["name"])  # a long name (Greek) in a smaller face, so that it stays inside the box
+    text, ty = _lines(x + 9, y + 21, title, 20, 15 if len(title) <= 15 else 13, "bold", 17)
     out.append(text)
     for side, (strength, count) in reg["strength"].items():
         out.append(_t(x + 9, ty, tr(msg("board.strength", seat=msg(f"seat.{side}"), strength=strength,
@@ -133,7 +134,9 @@ def _calendar(view: dict[str, Any], y: float, tr: Render) -> tuple[str, float]:
         now = i == view["month"]
         out.append(f'<rect x="{x}" y="{top:.0f}" width="124" height="22" fill="{"#000" if now else "#fff"}" '
                    'stroke="#000"/>')
-        out.append(_t(x + 62, top + 16, tr(name), 11, "middle", "bold", "#fff" if now else "#000"))
+        label = tr(name)
+        out.append(_t(x + 62, top + 16, label, 11 if len(label) <= 16 else 9, "middle", "bold",
+                      "#fff" if now else "#000"))
     y += 58
     for d in range(1, 32):
         x, top = 8 + ((d - 1) % 16) * 24, y + ((d - 1) // 16) * 26

@@ -264,7 +264,7 @@ TEXT = Catalogue("dual_powers", [
     T("board.to_play", ", {seat} to play"),
     T("board.objectives", ", secret objectives being chosen"),
     T("board.winner", ", game over: {seat} wins"),
-    T("board.blockade", "Blockade: {connection} ({id})"),
+    T("board.blockade", "Blockade: {connection}"),
     T("board.blockaded", "BLOCKADED"),
     T("board.unrest", "UNREST"),
     T("board.objective", "objective {marker}"),
@@ -275,8 +275,8 @@ TEXT = Catalogue("dual_powers", [
     T("board.more", "+{n} more"),
     T("board.calendar", "Calendar: day {day} of {month} (unrest worth {vp} VP)"),
     T("board.track", "Support track: {s}  ({gov} end -{end}, {sov} end +{end})  Will of the People: {wotp}"),
-    T("board.legend", "Tokens show id and strength: solid = fresh, hatched and dashed = exhausted. "
-                      "R Soviet, W Government, N/TROT neutral, O Opposition."),
+    T("board.legend", "Token: its values fresh/exhausted (or leader), strength now; hatched = exhausted. "
+                      "Border: red Soviet, blue Government, green neutral."),
     T("board.legend2", "Under each region name: strength (tokens counted) of each side."),
     # -- rules summary (templates/games/dual_powers/rules.html) ------------------------------
     T("rules.title", "Dual Powers: the rules on one page"),
