@@ -148,6 +148,14 @@ def _track(view: dict[str, Any], y: int, tr: Render) -> str:
     return "".join(out)
 
 
+def _fit(x: float, y: float, text: str, size: int = 11, room: float = W - 40) -> str:
+    """A line of text squeezed into ``room`` when it would run past it (a long translation)."""
+    line = _t(x, y, text, size)
+    if len(text) * size * 0.55 <= room:
+        return line
+    return line.replace("<text ", f'<text textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs" ', 1)
+
+
 def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
     """The board; every label is a message rendered by ``tr`` (default: English)."""
     if tr is None:
@@ -176,8 +184,7 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) 
     ]
     parts += [_connection(c, tr) for c in view["connections"]]
     parts += [_region(r, view["sides"], tr) for r in view["regions"]]
-    parts.append(_t(20, 572, tr(msg("board.legend")), 11))
-    parts.append(_t(20, 588, tr(msg("board.legend2")), 11))
+    parts += [_fit(20, y, tr(msg(key))) for y, key in ((572, "board.legend"), (588, "board.legend2"))]
     parts.append(_calendar(view, 610, tr))
     parts.append(_track(view, 710, tr))
     parts.append("</svg>")
