@@ -203,6 +203,12 @@ def _second_twin(token: str) -> bool:
     return len(same) > 1 and same.index(token) > 0
 
 
+def kind_name(token: str) -> dict[str, Any]:
+    """A token's name without telling alike tokens apart (red unit 1/0 for R01 and R02)."""
+    named = token_name(token)
+    return named["args"]["token"] if named["msg"] == "token.second" else named
+
+
 def token_name(token: str) -> dict[str, Any]:
     """A token's name (a message), as the rulebook calls it with the values it bears: red unit 2/1,
     Lenin, neutral unit 1/2, Opposition unit, level 2; the second of two alike tokens says so."""

@@ -71,6 +71,7 @@ TEXT = Catalogue("dual_powers", [
     T("token.unit.GOV", "white unit {fresh}/{exhausted}"),
     T("token.neutral", "neutral unit {fresh}/{exhausted}"),
     T("token.second", "{token} (second)"),
+    T("token.count", "{n} × {token}"),
     T("token.opp", "Opposition unit, level {level}"),
     T("token.named", "{name} ({id})"),
     T("state.fresh", "fresh"),

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.games.base import State
 from app.games.dual_powers import data, position, rounds
-from app.games.dual_powers.text import connection, month, name
+from app.games.dual_powers.text import connection, month, msg, name
 
 
 def card_info(cid: str) -> dict[str, Any]:
@@ -27,6 +27,20 @@ def _objective_visible(state: State, side: str, seat: str | None) -> bool:
     if state["revealed"].get(side):
         return True
     return bool(seat == side and not state["solo"])
+
+
+def counted(tokens: list[str]) -> list[Any]:
+    """Tokens by name, alike ones once with their number (2 × red unit 1/0), in the order given."""
+    names: list[dict[str, Any]] = []
+    counts: list[int] = []
+    for t in tokens:
+        named = data.kind_name(t)
+        if named in names:
+            counts[names.index(named)] += 1
+        else:
+            names.append(named)
+            counts.append(1)
+    return [msg("token.count", n=n, token=named) if n > 1 else named for named, n in zip(names, counts, strict=True)]
 
 
 def short_label(token: str) -> str:
@@ -99,7 +113,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                        "blockade": name("region", state["tiles"]["blockade"])},
         "blockade_name": connection(state["blockade"]),
         "tile_stack_names": [name("region", t[5:]) for t in sorted(state["tiles"]["stack"])],
-        "supply_names": {s: [position.tname(t) for t in v] for s, v in state["supply"].items()},
+        "supply_names": {s: counted(v) for s, v in state["supply"].items()},
         "out_names": [position.tname(t) for t in state["out"]],
         "removed_names": [data.card_name(c) for c in state["removed_cards"]],
         "leader_names": {lid: name("leader", lid) for lid in data.CARDS if data.CARDS[lid]["kind"] == "leader"},
