@@ -22,6 +22,11 @@ ACTIONS = ("PASS", "RECRUIT", "MOVE", "DOUBLE", "REFRESH", "LEADER", "SPY_FIRST"
 BONUSES = ("RECRUIT", "MOVE", "REFRESH", "DRAW", "ORGANIZE")
 
 
+def _named(token: Any) -> Any:
+    """A token in a refusal: its name when it is one, else what was written, quoted."""
+    return position.tname(token) if isinstance(token, str) and token in data.TOKENS else repr(token)
+
+
 def _region(value: Any) -> str:
     if value not in data.REGIONS:
         raise TEXT.refuse("refuse.no_region", value=repr(value), regions=", ".join(data.REGIONS))
@@ -59,9 +64,9 @@ def _recruit(state: State, seat: str, units: Any, card: dict[str, Any], events: 
     total = 0
     for u in units:
         if not isinstance(u, str) or u not in state["supply"][seat] or data.TOKENS[u]["kind"] != "unit":
-            raise TEXT.refuse("refuse.unit_not_in_supply", unit=repr(u))
+            raise TEXT.refuse("refuse.unit_not_in_supply", unit=_named(u))
         if u in seen:
-            raise TEXT.refuse("refuse.unit_twice", unit=u)
+            raise TEXT.refuse("refuse.unit_twice", unit=_named(u))
         seen.add(u)
         total += data.TOKENS[u]["recruit"]
     if total > card["recruit"]:
@@ -69,7 +74,7 @@ def _recruit(state: State, seat: str, units: Any, card: dict[str, Any], events: 
     for u in units:
         state["supply"][seat].remove(u)
         state["board"][u] = {"region": card["region"], "fresh": True}
-    events.append({"text": msg("event.recruits", seat=sname(seat), units=listing(units),
+    events.append({"text": msg("event.recruits", seat=sname(seat), units=listing([position.tname(u) for u in units]),
                                region=position.rname(card["region"])), "to": None})
 
 
@@ -114,13 +119,13 @@ def apply_bonus(state: State, seat: str, order: Order, rng: Any, events: list[Ev
     if kind == "RECRUIT":
         if not isinstance(token, str) or token not in state["supply"][seat] \
                 or data.TOKENS[token]["kind"] != "unit":
-            raise TEXT.refuse("refuse.unit_not_in_supply", unit=repr(token))
+            raise TEXT.refuse("refuse.unit_not_in_supply", unit=_named(token))
         if data.TOKENS[token]["recruit"] != 1:
             raise TEXT.refuse("refuse.bonus_recruit_value")
         region = _region(to)
         state["supply"][seat].remove(token)
         state["board"][token] = {"region": region, "fresh": True}
-        events.append({"text": msg("event.bonus_recruits", seat=sname(seat), unit=token,
+        events.append({"text": msg("event.bonus_recruits", seat=sname(seat), unit=position.tname(token),
                                    region=position.rname(region)), "to": None})
     elif kind == "MOVE":
         _move(state, seat, token, [_region(to)], events)

@@ -61,7 +61,7 @@ def _connection(conn: dict[str, Any], tr: Render) -> str:
     return "".join(out)
 
 
-def _token(x: float, y: float, tok: dict[str, Any]) -> str:
+def _token(x: float, y: float, tok: dict[str, Any], tr: Render) -> str:
     stroke = OWNER_STROKE.get(tok["owner"], "#000")
     if tok["fresh"]:
         rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="#fff" '
@@ -69,9 +69,10 @@ def _token(x: float, y: float, tok: dict[str, Any]) -> str:
     else:
         rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="url(#dp-hatch)" '
                 f'stroke="{stroke}" stroke-width="2" stroke-dasharray="4 3"/>')
-    label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
-    return (rect + _t(x + 4, y + 20, label, 13 if len(label) <= 3 else 11, weight="bold")
-            + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold"))
+    label = str(tok.get("short") or tok["id"])
+    title = f"<title>{escape(tr(tok['name']))} ({escape(tok['id'])})</title>" if "name" in tok else ""
+    return ("<g>" + title + rect + _t(x + 4, y + 20, label, 13 if len(label) <= 3 else 11, weight="bold")
+            + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold") + "</g>")
 
 
 def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
@@ -98,7 +99,7 @@ def _region(reg: dict[str, Any], sides: list[str], tr: Render) -> str:
         out.append(_t(x + BOX_W - 10, y + BOX_H - 8, " | ".join(tags), 12, "end", "bold"))
     shown = reg["tokens"][:16]
     for i, tok in enumerate(shown):
-        out.append(_token(x + 8 + (i % 4) * 62, y + 62 + (i // 4) * 34, tok))
+        out.append(_token(x + 8 + (i % 4) * 62, y + 62 + (i // 4) * 34, tok, tr))
     if len(reg["tokens"]) > len(shown):
         bottom.insert(0, tr(msg("board.more", n=len(reg["tokens"]) - len(shown))))
     if bottom:
@@ -147,6 +148,14 @@ def _track(view: dict[str, Any], y: int, tr: Render) -> str:
     return "".join(out)
 
 
+def _fit(x: float, y: float, text: str, size: int = 11, room: float = W - 40) -> str:
+    """A line of text squeezed into ``room`` when it would run past it (a long translation)."""
+    line = _t(x, y, text, size)
+    if len(text) * size * 0.55 <= room:
+        return line
+    return line.replace("<text ", f'<text textLength="{room:.0f}" lengthAdjust="spacingAndGlyphs" ', 1)
+
+
 def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) -> str:
     """The board; every label is a message rendered by ``tr`` (default: English)."""
     if tr is None:
@@ -175,8 +184,7 @@ def board_svg(view: dict[str, Any], seat: str | None, tr: Render | None = None) 
     ]
     parts += [_connection(c, tr) for c in view["connections"]]
     parts += [_region(r, view["sides"], tr) for r in view["regions"]]
-    parts.append(_t(20, 572, tr(msg("board.legend")), 11))
-    parts.append(_t(20, 588, tr(msg("board.legend2")), 11))
+    parts += [_fit(20, y, tr(msg(key))) for y, key in ((572, "board.legend"), (588, "board.legend2"))]
     parts.append(_calendar(view, 610, tr))
     parts.append(_track(view, 710, tr))
     parts.append("</svg>")

@@ -83,12 +83,12 @@ def _connection(conn: dict[str, Any]) -> str:
             f'<title>{escape(conn["id"])}</title></path>')
 
 
-def _token(x: float, y: float, tok: dict[str, Any]) -> str:
+def _token(x: float, y: float, tok: dict[str, Any], tr: Render) -> str:
     stroke = OWNER_STROKE.get(tok["owner"], "#000")
     fill, dash = ("#fff", "") if tok["fresh"] else ("url(#dp-hatch-n)", ' stroke-dasharray="4 3"')
-    label = {"T-NEU": "TROT", "T-RED": "TROT"}.get(tok["id"], tok["id"].replace("L-", ""))
+    label = str(tok.get("short") or tok["id"])
     return (f'<rect x="{x:.0f}" y="{y:.0f}" width="56" height="27" rx="4" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="2.5"{dash}><title>{escape(tok["id"])}</title></rect>'
+            f'stroke-width="2.5"{dash}><title>{escape(tr(tok["name"]))} ({escape(tok["id"])})</title></rect>'
             + _t(x + 4, y + 19, label, 13 if len(label) <= 3 else 11, weight="bold")
             + _t(x + 52, y + 19, tok["strength"], 14, "end", "bold"))
 
@@ -101,7 +101,8 @@ def _region(reg: dict[str, Any], tr: Render) -> str:
     if reg["unrest"]:
         out.append(f'<rect x="{x + 5}" y="{y + 5}" width="{BOX_W - 10}" height="{BOX_H - 10}" rx="6" '
                    'fill="none" stroke="#000" stroke-width="1.5"/>')
-    text, ty = _lines(x + 9, y + 21, tr(reg["name"]), 20, 15, "bold", 17)
+    title = tr(reg["name"])  # a long name (Greek) in a smaller face, so that it stays inside the box
+    text, ty = _lines(x + 9, y + 21, title, 20, 15 if len(title) <= 15 else 13, "bold", 17)
     out.append(text)
     for side, (strength, count) in reg["strength"].items():
         out.append(_t(x + 9, ty, tr(msg("board.strength", seat=msg(f"seat.{side}"), strength=strength,
@@ -112,7 +113,7 @@ def _region(reg: dict[str, Any], tr: Render) -> str:
     ty = y + 96
     shown = reg["tokens"][:MAX_TOKENS]
     for i, tok in enumerate(shown):
-        out.append(_token(x + 6 + (i % PER_ROW) * 58, ty - 18 + (i // PER_ROW) * 30, tok))
+        out.append(_token(x + 6 + (i % PER_ROW) * 58, ty - 18 + (i // PER_ROW) * 30, tok, tr))
     tags = [tr(msg("board.unrest"))] if reg["unrest"] else []
     tags += [tr(msg("board.objective", marker=m)) for m in reg["markers"]]
     if len(reg["tokens"]) > len(shown):
@@ -133,7 +134,9 @@ def _calendar(view: dict[str, Any], y: float, tr: Render) -> tuple[str, float]:
         now = i == view["month"]
         out.append(f'<rect x="{x}" y="{top:.0f}" width="124" height="22" fill="{"#000" if now else "#fff"}" '
                    'stroke="#000"/>')
-        out.append(_t(x + 62, top + 16, tr(name), 11, "middle", "bold", "#fff" if now else "#000"))
+        label = tr(name)
+        out.append(_t(x + 62, top + 16, label, 11 if len(label) <= 16 else 9, "middle", "bold",
+                      "#fff" if now else "#000"))
     y += 58
     for d in range(1, 32):
         x, top = 8 + ((d - 1) % 16) * 24, y + ((d - 1) // 16) * 26

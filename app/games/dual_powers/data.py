@@ -195,13 +195,28 @@ def card_name(cid: str) -> dict[str, Any]:
                action=term("action", card["action"]))
 
 
-def token_name(token: str) -> dict[str, Any]:
-    """A token's name (a message): unit R01, Lenin, neutral unit N3, Opposition unit, level 2."""
+def _second_twin(token: str) -> bool:
+    """Whether an earlier token of the same kind and side bears the same values (R02 after R01)."""
     info = TOKENS[token]
-    if info["kind"] == "unit":
-        return msg("token.unit", id=token)
+    same = [t for t, o in TOKENS.items() if o["kind"] == info["kind"] and o["faction"] == info["faction"]
+            and (o["fresh"], o["exhausted"]) == (info["fresh"], info["exhausted"])]
+    return len(same) > 1 and same.index(token) > 0
+
+
+def kind_name(token: str) -> dict[str, Any]:
+    """A token's name without telling alike tokens apart (red unit 1/0 for R01 and R02)."""
+    named = token_name(token)
+    return named["args"]["token"] if named["msg"] == "token.second" else named
+
+
+def token_name(token: str) -> dict[str, Any]:
+    """A token's name (a message), as the rulebook calls it with the values it bears: red unit 2/1,
+    Lenin, neutral unit 1/2, Opposition unit, level 2; the second of two alike tokens says so."""
+    info = TOKENS[token]
     if info["kind"] == "opp":
         return msg("token.opp", level=info["level"])
-    if info["kind"] == "neutral" and token != "T-NEU":
-        return msg("token.neutral", id=token)
-    return term("leader", token)
+    if info["kind"] == "leader" or token == "T-NEU":
+        return term("leader", token)
+    kind = "token.neutral" if info["kind"] == "neutral" else f"token.unit.{info['faction']}"
+    out = msg(kind, fresh=info["fresh"], exhausted=info["exhausted"])
+    return msg("token.second", token=out) if _second_twin(token) else out

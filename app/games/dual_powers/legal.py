@@ -37,7 +37,7 @@ def token_label(state: State, token: str) -> dict[str, Any]:
 
 def unit_label(unit: str) -> dict[str, Any]:
     info = data.TOKENS[unit]
-    return msg("choice.unit", unit=unit, recruit=info["recruit"], fresh=info["fresh"], exhausted=info["exhausted"])
+    return msg("choice.unit", unit=data.token_name(unit), recruit=info["recruit"])
 
 
 def _ordered(values: dict[str, list[str]], order: dict[str, int]) -> list[str]:
@@ -110,17 +110,83 @@ def card_choice(state: State, card: str) -> Choice:
 
 
 def combos(options: list[Order], fields: list[str]) -> list[dict[str, Any]]:
-    """The complete legal combinations of ``fields`` (each combo names every one of them)."""
+    """The complete legal combinations of ``fields`` (each combo names every one of them; None: left empty)."""
     out: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
     for opt in options:
-        combo = {f: opt[f] for f in fields}
-        if combo not in out:
+        combo = {f: opt.get(f) for f in fields}
+        key = tuple(combo.values())
+        if key not in seen:
+            seen.add(key)
             out.append(combo)
+    return out
+
+
+BONUS = ("bonus", "bonus_token", "bonus_to")
+
+
+def _distinct(bonuses: list[Order]) -> list[Order]:
+    """Bonus actions less the repeats of interchangeable units (a Bonus Recruit of R01 or of R02,
+    which bear the same values, is one choice for a player: the first in the supply is offered)."""
+    out: list[Order] = []
+    first: dict[tuple[Any, ...], str] = {}
+    for b in bonuses:
+        if b["bonus"] == "RECRUIT":
+            info = data.TOKENS[b["bonus_token"]]
+            kind = (info["faction"], info["recruit"], info["fresh"], info["exhausted"])
+            if first.setdefault(kind, b["bonus_token"]) != b["bonus_token"]:
+                continue
+        out.append(b)
+    return out
+
+
+def with_bonuses(state: State, seat: str, options: list[Order]) -> list[Order]:
+    """``options`` (action parts, each with its card) each followed by no bonus action, then by each
+    bonus action legal after that very action (the card played, the date advanced, the action done)."""
+    out: list[Order] = []
+    for opt in options:
+        out.append(dict(opt))
+        if not choices.would_bonus(state, data.CARDS[opt["card"]]["days"]):
+            continue
+        sim = choices.sim_play(state, seat, {"type": "PLAY", **opt})
+        if sim["bonus"]:
+            out += [{**opt, **b} for b in _distinct(choices.bonuses(sim, seat))]
     return out
 
 
 BONUS_LABELS = {"bonus": msg("field.bonus"), "bonus_token": msg("field.bonus_token"),
                 "bonus_to": msg("field.bonus_to")}
+
+
+def action_key(option: Order, names: list[str]) -> str:
+    """An action of a form as a key of its ``after`` (its fields' values joined by "|")."""
+    return "|".join(str(option.get(n) or "") for n in names)
+
+
+def bonus_plan(options: list[Order], names: list[str]) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
+    """The bonus actions of a form (``options`` from :func:`with_bonuses`) as a table and, per action
+    (:func:`action_key`), the positions in it of those legal after that very action."""
+    table: list[dict[str, Any]] = []
+    at: dict[tuple[Any, ...], int] = {}
+    after: dict[str, list[int]] = {}
+    for opt in options:
+        if not opt.get("bonus"):
+            continue
+        triple = tuple(opt.get(f) for f in BONUS)
+        if triple not in at:
+            at[triple] = len(table)
+            table.append(dict(zip(BONUS, triple, strict=True)))
+        after.setdefault(action_key(opt, names), []).append(at[triple])
+    return table, after
+
+
+def tied_bonus(state: State, options: list[Order]) -> list[Field]:
+    """The optional bonus fields of a form whose ``combos`` name them (``options``: from :func:`with_bonuses`)."""
+    tied = [o for o in options if o.get("bonus")]
+    if not tied:
+        return []
+    return chain(tied, ["card", *BONUS], {"card": msg("field.card"), **BONUS_LABELS}, state,
+                 {"bonus": False, "bonus_token": False, "bonus_to": False})[1:]
 
 
 def bonus_fields(state: State, seat: str, cards: list[str] | None, required: bool = False) -> list[Field]:

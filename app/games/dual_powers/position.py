@@ -128,13 +128,8 @@ def check_step(state: State, a: str, b: str) -> None:
 
 
 def tname(token: str) -> Any:
-    """A token as players name it: a unit or neutral by its code (as on the board), a leader by name."""
-    info = data.TOKENS.get(token)
-    if info is None or info["kind"] in ("unit", "opp"):
-        return token
-    if info["kind"] == "neutral" and token != "T-NEU":
-        return msg("token.neutral", id=token)
-    return name("leader", token)
+    """A token as players name it (``data.token_name``); an unknown code as it is."""
+    return data.token_name(token) if token in data.TOKENS else token
 
 
 def check_controlled(state: State, side: str, token: Any) -> str:
@@ -242,8 +237,8 @@ def exhaust(state: State, regions: list[str], events: list[Event]) -> None:
         if flipped or gone:
             nothing = msg("event.nothing")
             events.append({"text": msg("event.exhausted", region=rname(region),
-                                       flipped=listing(flipped) if flipped else nothing,
-                                       removed=listing(gone) if gone else nothing), "to": None})
+                                       flipped=listing([tname(t) for t in flipped]) if flipped else nothing,
+                                       removed=listing([tname(t) for t in gone]) if gone else nothing), "to": None})
         for side in state["supply"]:
             state["supply"][side].sort(key=data.TOKEN_ORDER.__getitem__)
         state["opp_pool"].sort(key=data.TOKEN_ORDER.__getitem__)

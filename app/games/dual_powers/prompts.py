@@ -49,6 +49,21 @@ def _form(state: State, seat: str, label: str, action: str, cards: list[str], fi
     return form
 
 
+def _tied_form(state: State, label: str, action: str, full: list[dict[str, Any]], fields: list[dict[str, Any]],
+               names: list[str], **extra: Any) -> dict[str, Any]:
+    """A form whose legal actions are its ``combos`` (``full``: each action, with or without a bonus action).
+
+    The bonus actions legal after each action are listed apart (``bonuses``, and ``after``: per
+    action key, their positions): a page offers them once the action is chosen, so that it
+    never offers a bonus action that the action just chosen makes illegal.
+    """
+    bonus = legal.tied_bonus(state, full)
+    if bonus:
+        extra["bonuses"], extra["after"] = legal.bonus_plan(full, names)
+    return _form(state, "", label, action, [], fields + bonus, with_bonus=False,
+                 combos=legal.combos([o for o in full if not o.get("bonus")], names), **extra)
+
+
 LABELS = {"card": msg("field.card"), "token": msg("field.token"), "to": msg("field.to"),
           "via": msg("field.via")}
 
@@ -73,21 +88,20 @@ def turn_forms(state: State, seat: str) -> list[dict[str, Any]]:
         opts = _options(state, seat, [c for c in commands if data.CARDS[c]["action"] == action], action)
         if not opts:
             continue
-        cards = sorted({o["card"] for o in opts}, key=data.CARD_ORDER.__getitem__)
+        full = legal.with_bonuses(state, seat, opts)
         fields = legal.chain(opts, names, LABELS, state)
-        extra: dict[str, Any] = {"combos": legal.combos(opts, names)}
+        extra: dict[str, Any] = {}
         if action == "DOUBLE":
             two = [o for o in opts if o.get("via")]
             if two:
                 fields.append(legal.chain(two, ["to", "via"], LABELS, state, {"via": False})[1])
             extra["routes"] = legal.combos(two, ["token", "to", "via"])
-        forms.append(_form(state, seat, label, action, cards, fields, **extra))
+        forms.append(_tied_form(state, label, action, full, fields, names, **extra))
     opts = _options(state, seat, [c for c in commands if data.CARDS[c]["action"] == "REFRESH"], "REFRESH")
     if opts:
-        cards = sorted({o["card"] for o in opts}, key=data.CARD_ORDER.__getitem__)
         fields = legal.chain(opts, ["card", "token"], {**LABELS, "token": msg("field.refresh_token")}, state)
-        forms.append(_form(state, seat, "form.refresh", "REFRESH", cards, fields,
-                           combos=legal.combos(opts, ["card", "token"])))
+        forms.append(_tied_form(state, "form.refresh", "REFRESH", legal.with_bonuses(state, seat, opts), fields,
+                                ["card", "token"]))
     if leaders:
         fields = [_choice("card", "field.card", _card_choices(state, leaders)),
                   _choice("region", "field.leader_region", _regions(), False),
@@ -108,8 +122,9 @@ def turn_forms(state: State, seat: str) -> list[dict[str, Any]]:
                            [_choice("card", "field.card", _card_choices(state, spies))], with_bonus=False))
     cards = sorted(hand, key=data.CARD_ORDER.__getitem__)
     if cards:
-        forms.append(_form(state, seat, "form.pass", "PASS", cards,
-                           [_choice("card", "field.card", _card_choices(state, cards))]))
+        full = legal.with_bonuses(state, seat, [{"card": c, "action": "PASS"} for c in cards])
+        fields = [_choice("card", "field.card", _card_choices(state, cards))]
+        forms.append(_tied_form(state, "form.pass", "PASS", full, fields, ["card"]))
     return forms
 
 

@@ -57,7 +57,7 @@ def place_opp_unit(state: State, level: int, region: str, events: list[Event]) -
         events.append({"text": msg("event.opp_no_unit"), "to": None})
         return
     state["board"][t] = {"region": region, "fresh": True}
-    events.append({"text": msg("event.opp_places", token=t, level=data.TOKENS[t]["level"],
+    events.append({"text": msg("event.opp_places", token=position.tname(t), level=data.TOKENS[t]["level"],
                                region=position.rname(region)), "to": None})
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.games.base import State
 from app.games.dual_powers import data, position, rounds
-from app.games.dual_powers.text import connection, month, name
+from app.games.dual_powers.text import connection, month, msg, name
 
 
 def card_info(cid: str) -> dict[str, Any]:
@@ -29,13 +29,37 @@ def _objective_visible(state: State, side: str, seat: str | None) -> bool:
     return bool(seat == side and not state["solo"])
 
 
+def counted(tokens: list[str]) -> list[Any]:
+    """Tokens by name, alike ones once with their number (2 × red unit 1/0), in the order given."""
+    names: list[dict[str, Any]] = []
+    counts: list[int] = []
+    for t in tokens:
+        named = data.kind_name(t)
+        if named in names:
+            counts[names.index(named)] += 1
+        else:
+            names.append(named)
+            counts.append(1)
+    return [msg("token.count", n=n, token=named) if n > 1 else named for named, n in zip(names, counts, strict=True)]
+
+
+def short_label(token: str) -> str:
+    """What a token shows on the board: a unit its printed values (2/1; X for an Opposition unit's
+    difficulty), a leader the first letters of the name."""
+    info = data.TOKENS[token]
+    if info["kind"] in ("unit", "opp") or (info["kind"] == "neutral" and token != "T-NEU"):
+        return f"{info['fresh']}/{'X' if info['exhausted'] is None else info['exhausted']}"
+    return {"T-NEU": "TROT", "T-RED": "TROT"}.get(token, token.replace("L-", ""))
+
+
 def view(state: State, seat: str | None) -> dict[str, Any]:
     sides = position.sides(state)
     regions = []
     for r in data.REGIONS:
         tokens = []
         for t in sorted(position.tokens_in(state, r), key=data.TOKEN_ORDER.__getitem__):
-            tokens.append({"id": t, "name": data.token_name(t), "owner": position.owner(state, t) or "NEU",
+            tokens.append({"id": t, "name": data.token_name(t), "short": short_label(t),
+                           "owner": position.owner(state, t) or "NEU",
                            "fresh": state["board"][t]["fresh"], "strength": position.token_strength(state, t)})
         regions.append({
             "id": r, "name": name("region", r), "colour": name("colour", r), "tokens": tokens,
@@ -89,7 +113,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
                        "blockade": name("region", state["tiles"]["blockade"])},
         "blockade_name": connection(state["blockade"]),
         "tile_stack_names": [name("region", t[5:]) for t in sorted(state["tiles"]["stack"])],
-        "supply_names": {s: [position.tname(t) for t in v] for s, v in state["supply"].items()},
+        "supply_names": {s: counted(v) for s, v in state["supply"].items()},
         "out_names": [position.tname(t) for t in state["out"]],
         "removed_names": [data.card_name(c) for c in state["removed_cards"]],
         "leader_names": {lid: name("leader", lid) for lid in data.CARDS if data.CARDS[lid]["kind"] == "leader"},

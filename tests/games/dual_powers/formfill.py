@@ -33,9 +33,9 @@ def _allowed(field: dict[str, Any], values: dict[str, Any]) -> list[str]:
 def legal_values(form: dict[str, Any], rng: Random) -> dict[str, Any]:
     """Field values (as posted: strings, lists for checkboxes) that the form offers together."""
     values: dict[str, Any] = {}
-    if form.get("combos"):
-        values.update(rng.choice(form["combos"]))
-        route = [r for r in form.get("routes", []) if r["token"] == values.get("token") and r["to"] == values["to"]]
+    if form.get("combos"):  # the legal combinations, bonus action included (None: left empty)
+        values.update({k: v for k, v in rng.choice(form["combos"]).items() if v is not None})
+        route = [r for r in form.get("routes", []) if r["token"] == values.get("token") and r["to"] == values.get("to")]
         if route:
             values["via"] = route[0]["via"]
     for field in form["fields"]:
@@ -57,6 +57,8 @@ def legal_values(form: dict[str, Any], rng: Random) -> dict[str, Any]:
         if picks:
             values["connection"] = rng.choice(picks)
     bonus = _field(form, "bonus")
+    if bonus and "bonus" in (form.get("combos") or [{}])[0]:
+        return values
     if bonus and (bonus.get("required", True) or (kind_of(form) in ("pass", "place") and rng.random() < 0.5)):
         kinds = _allowed(bonus, values)
         if kinds:

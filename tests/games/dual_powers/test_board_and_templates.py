@@ -25,8 +25,9 @@ def test_board_svg_is_one_scalable_svg_showing_blockade_unrest_and_exhausted_tok
     svg = RULES.board_svg(RULES.view(state, None), None)
     assert svg.startswith("<svg") and svg.endswith("</svg>") and svg.count("<svg") == 1
     assert 'viewBox="' in svg and " width=" not in svg.split(">", 1)[0]
-    assert "UNREST" in svg and "Blockade: Ligovsky road (A-BRN)" in svg
+    assert "UNREST" in svg and "Blockade: Ligovsky road<" in svg  # the connection's code only in a tooltip
     assert 'fill="url(#dp-hatch)"' in svg  # R05 is exhausted
+    assert ">2/1<" in svg and ">R05<" not in svg  # a unit shows its values, not its code
     assert "Admiralty (white)" in svg and "Will of the People: Soviet" in svg
 
 

@@ -55,7 +55,7 @@ def test_example_d_bonus_moves_a_controlled_neutral_into_the_objective_region():
     assert where(new, "N3") == ("PUR", True)
     assert B.strength(new, "SOV", "PUR") == (3, 2)  # R05 (2) + N3 (1), counted for SOV
     alone = scenario(day=11, wotp="SOV", board={"N3": ("BRN", True)}, hands={"SOV": ["C-PUR-4"]})
-    with pytest.raises(IllegalOrder, match="You do not control neutral N3"):
+    with pytest.raises(IllegalOrder, match="You do not control neutral unit 1/1"):
         RULES.validate(alone, "SOV", RULES.parse("PLAY C-PUR-4 RECRUIT R05 BONUS MOVE N3 TO PUR"))
 
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import re
 from html import unescape
 from random import Random
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from sqlmodel import Session, select
 
 from app.db import get_engine
+from app.games import IllegalOrder
 from app.games.dual_powers import RULES
+from app.i18n.gametext import render
 from app.models import Order
 from tests.platform.helpers import create_game, csrf_of, game_row, path_of, step_of
 
@@ -121,17 +123,19 @@ def test_a_connection_for_a_leader_without_mobilize_is_refused_and_changes_nothi
     assert (_orders(app, made["game"]), game_row(app, made["game"]).step_no) == before
 
 
-def _to_a_move(app, client, runner):
-    """A two-player game played through the page (recruiting first) until a seat may move a token."""
+def _to_a_move(app, client, runner, bonus=False):
+    """A two-player game played through the page (recruiting first) until a seat may move a token
+    (with ``bonus``: and may take a bonus action after it)."""
     made = create_game(runner, "dual_powers", ("sov@example.org", "gov@example.org"))
     links = {s["seat"]: s["link"] for s in made["seats"]}
     rng = Random(11)
     sent: set[tuple[int, str]] = set()
-    for _ in range(30):
+    for _ in range(60):
         game = game_row(app, made["game"])
         seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
         forms = game.owed[seat]["forms"]
-        moving = [i for i, f in enumerate(forms) if f.get("combos")]
+        moving = [i for i, f in enumerate(forms) if kind_of(f) in ("move", "double")
+                  and (not bonus or f.get("after"))]
         if moving:
             return made, links[seat], game, seat, moving[0]
         sent.add((game.step_no, seat))
@@ -153,7 +157,7 @@ def test_without_javascript_a_form_offers_one_select_of_its_legal_combinations(a
     options = [dict(parse_qsl(v)) for v in _combo_options(html, index)]
     assert len(options) == len(form["combos"])
     for option, combo in zip(options, form["combos"], strict=True):
-        assert {k: option[k] for k in combo} == combo
+        assert {k: option.get(k) for k in combo} == combo
         order = {**form["base"], **option}
         RULES.validate(game.state, seat, order)  # every offered combination is legal
     # the per-field selects that a script shows are disabled (not posted) without JavaScript
@@ -167,3 +171,95 @@ def test_a_posted_combination_is_accepted(app, client, runner, fixed_seed):
     value = _combo_options(html, index)[-1]
     resp = _post(client, link, {"combo": value}, index)
     assert resp.status_code == 303, resp.get_data(as_text=True)[:2000]
+
+
+def _select_options(html: str, index: int) -> list[str]:
+    """The option values of the one ``combo`` select of form ``index`` (empty values left out)."""
+    return [v for v in _combo_options(html, index) if v]
+
+
+def _bonus_step(client, link, index, action):
+    """The page without JavaScript after "Next: the bonus action" with ``action`` chosen."""
+    return client.get(path_of(link) + "?" + urlencode({"dp_bonus": index, "combo": action})).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("seed", ["bonus-a", "bonus-b"])
+def test_every_offered_action_and_bonus_action_is_legal(app, client, runner, monkeypatch, seed):
+    """Over the positions of games played through the page without JavaScript: each action a form's select
+    offers, and each bonus action the next step offers after it, make an order the rules accept."""
+    monkeypatch.setattr("app.turns.setup.new_seed", lambda: seed)
+    made = create_game(runner, "dual_powers", ("sov@example.org", "gov@example.org"))
+    links = {s["seat"]: s["link"] for s in made["seats"]}
+    rng = Random(seed)
+    checked = bonus_checked = bonus_posted = 0
+    sent: set[tuple[int, str]] = set()
+    for _ in range(40):
+        game = game_row(app, made["game"])
+        if not game.owed or game.status != "running":
+            break
+        seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
+        sent.add((game.step_no, seat))
+        forms = game.owed[seat]["forms"]
+        html = client.get(path_of(links[seat])).get_data(as_text=True)
+        staged: list[tuple[int, str, str]] = []
+        for i, form in enumerate(forms):
+            if not form.get("combos"):
+                continue
+            for value in _select_options(html, i):
+                action = {**form["base"], **dict(parse_qsl(value))}
+                RULES.validate(game.state, seat, action)
+                checked += 1
+                if form.get("after") and rng.random() < 0.25:  # the next step, for some of them
+                    for bonus in _select_options(_bonus_step(client, links[seat], i, value), i):
+                        RULES.validate(game.state, seat, {**action, **dict(parse_qsl(bonus))})
+                        bonus_checked += 1
+                        staged.append((i, value, bonus))
+        if staged:
+            index, value, bonus = rng.choice(staged)
+            resp = _post(client, links[seat], {"dp_step": "bonus", **dict(parse_qsl(value)), "combo": bonus}, index)
+            bonus_posted += 1
+        else:
+            index = rng.choice(range(len(forms)))
+            resp = _post(client, links[seat], legal_values(forms[index], rng), index)
+        assert resp.status_code == 303, resp.get_data(as_text=True)[:2000]
+    assert checked > 100 and bonus_checked > 20 and bonus_posted > 0, (checked, bonus_checked, bonus_posted)
+
+
+def _clash(form: dict) -> tuple[dict[str, str], dict[str, str]]:
+    """An action of the form and a bonus action offered by its fields, but not after that action."""
+    fields = {f["name"]: f for f in form["fields"]}
+    names = list(form["combos"][0])
+    for combo in form["combos"]:
+        key = "|".join(str(combo[n] or "") for n in names)
+        if key not in form["after"]:
+            continue
+        for k, bonus in enumerate(form["bonuses"]):
+            if k in form["after"][key] or bonus["bonus"] != "MOVE":
+                continue
+            kind = next(c for c in fields["bonus"]["choices"] if c["value"] == "MOVE")
+            token = next(c for c in fields["bonus_token"]["choices"] if c["value"] == bonus["bonus_token"])
+            to = next(c for c in fields["bonus_to"]["choices"] if c["value"] == bonus["bonus_to"])
+            if combo["card"] in kind["when"] and "MOVE" in token["when"] and token["value"] in to["when"]:
+                return ({n: v for n, v in combo.items() if v is not None},
+                        {n: v for n, v in bonus.items() if v is not None})
+    raise AssertionError("no clashing bonus action")
+
+
+@pytest.mark.parametrize("lang", ["en", "pt", "el"])
+def test_a_bonus_action_clashing_with_the_action_posted_by_hand_is_refused(app, client, runner, fixed_seed, lang):
+    made, link, game, seat, index = _to_a_move(app, client, runner, bonus=True)
+    form = game.owed[seat]["forms"][index]
+    action, bonus = _clash(form)
+    with pytest.raises(IllegalOrder) as refused:
+        RULES.validate(game.state, seat, {**form["base"], **action, **bonus})
+    before = (_orders(app, made["game"]), game_row(app, made["game"]).step_no)
+    resp = _post(client, link, {**action, **bonus}, index, lang)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422
+    shown = unescape(re.search(r'class="error"[^>]*>(.*?)</div>', html, re.S).group(1)).strip()
+    assert shown == render("dual_powers", refused.value.message, lang)
+    if lang != "en":
+        assert shown != render("dual_powers", refused.value.message, "en")
+    assert (_orders(app, made["game"]), game_row(app, made["game"]).step_no) == before
+    # the input is kept: the bonus action is still chosen
+    assert re.search(rf'<option value="{bonus["bonus_token"]}"[^>]*selected', html)

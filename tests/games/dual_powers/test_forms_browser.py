@@ -83,7 +83,7 @@ def test_each_form_submits_in_chromium_at_phone_and_desk_sizes(live, runner, chr
             shots += 1
         else:
             _fill(page, index, kind, rng)
-        page.locator("details.dp-form").nth(index).locator("button[type=submit]").click()
+        page.locator("details.dp-form").nth(index).locator("button[type=submit]").first.click()
         page.wait_for_load_state()
         text = page.inner_text("body")
         assert "Your order" in text or "Your order was applied" in text, (kind, text[:1500])
@@ -118,7 +118,7 @@ def test_a_solo_game_plays_in_chromium_with_and_without_javascript(live, runner,
         _fill(page, index, kind, rng)
         if not posted.get(kind):
             shot(page, f"dual_powers-solo-{kind}-{'phone' if n % 2 else 'desk'}")
-        page.locator("details.dp-form").nth(index).locator("button[type=submit]").click()
+        page.locator("details.dp-form").nth(index).locator("button[type=submit]").first.click()
         page.wait_for_load_state()
         assert "Your order" in page.inner_text("body"), kind
         posted[kind] = posted.get(kind, 0) + 1
