@@ -127,7 +127,7 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
                 -NUM[s],
             )
 
-        prey = bot_tactics.colour_territories(state, k)
+        prey = bot_tactics.prey(state, seat, k)
         s = bot_tactics.hunt_spearhead(state, seat, prey) or max(bord, key=spear_key)
         w = max(bord, key=lambda t: (pressure(state, t), -NUM[t]))
         if w != s and pressure(state, w) > 0:
@@ -141,12 +141,14 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
 
 
 def choose_attack(state: State, seat: str) -> tuple[str, str] | None:
-    """Spec 9.4: the pair maximising (want(b), armies(a) - armies(b), -#a, -#b) with a margin of 2."""
+    """Spec 9.4: the pair maximising (want(b), armies(a) - armies(b), -#a, -#b) with a margin of 2,
+    and (beyond the spec) only at good odds: against three or more defenders a margin of 2 loses
+    more often than it wins, as the defender rolls up to three dice and wins ties."""
     ps, k = priority_set(state, seat), target_colour(state, seat)
     best, best_key = None, None
     for a in territories_of(state, seat):
         for b in enemy_neighbours(state, a):
-            if state["armies"][a] >= state["armies"][b] + 2:
+            if bot_tactics.good_odds(int(state["armies"][a]), int(state["armies"][b])):
                 key = (want(state, seat, b, ps, k), state["armies"][a] - state["armies"][b], -NUM[a], -NUM[b])
                 if best_key is None or key > best_key:
                     best, best_key = (a, b), key
@@ -242,7 +244,7 @@ def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:
     if not full:
         return {"type": "END_TURN"}
     if state["phase"] != "REGROUP":
-        prey = bot_tactics.colour_territories(state, target_colour(state, seat))
+        prey = bot_tactics.prey(state, seat, target_colour(state, seat))
         pair = (
             bot_tactics.hunt_attack(state, seat, prey)
             or bot_tactics.finish_the_weak(state, seat)

@@ -6,7 +6,8 @@ turn order and round, the seat's own objective), never on anything the seat may 
 - ``guard_the_line``: placing while an enemy moves before our next turn and could snatch a quick
   objective (round 1 of the second commander: 24 territories is three conquests away), spread
   the armies over the border territories facing the strongest enemy stacks.
-- ``hunt_target``: with a destruction objective, mass on the way to the target colour.
+- ``hunt_spearhead``/``hunt_attack``: with a destruction objective, mass on the way to the target
+  colour and strike it at smaller odds; without one, do the same to an abandoned seat.
 - ``finish_the_weak``: a colour down to its last territories is taken before another commander
   can fulfil a destruction objective on it (its cards come with it).
 """
@@ -17,6 +18,15 @@ from app.games.conquest import data
 from app.games.conquest.state import State, enemy_neighbours, territories_of
 
 NUM = data.NUMBER
+
+
+def good_odds(attackers: int, defenders: int) -> bool:
+    """Whether attacking until conquest or exhaustion wins about two times in three: a defender
+    rolls as many dice as it has armies up to three and wins ties, so two armies more are enough
+    against one or two, and twice as many plus one against three or more."""
+    if defenders <= 2:
+        return attackers >= defenders + 2
+    return attackers >= 2 * defenders + 1
 
 
 def striking_force(state: State, t: str) -> int:
@@ -61,6 +71,16 @@ def colour_territories(state: State, colour: str | None) -> list[str]:
     return [] if holder is None else territories_of(state, holder)
 
 
+def prey(state: State, seat: str, target: str | None) -> list[str]:
+    """The territories to hunt: the target colour's while it is in the game, else those of an
+    abandoned seat (played by the AI from then on, it can never win but keeps growing: stop it
+    while its armies are still scattered)."""
+    hunted = colour_territories(state, target)
+    if hunted:
+        return hunted
+    return [t for t, s in state["owner"].items() if s != seat and state["status"].get(s) == "ABANDONED"]
+
+
 def steps_to(state: State, goal: list[str], seat: str) -> dict[str, int]:
     """Steps from each territory to the nearest of ``goal``, going through territories not ours."""
     dist = {t: 0 for t in goal}
@@ -95,8 +115,7 @@ def hunt_spearhead(state: State, seat: str, prey: list[str]) -> str | None:
 
 
 def hunt_attack(state: State, seat: str, prey: list[str]) -> tuple[str, str] | None:
-    """Strike the ``prey`` when one of our stacks beats it by one army (three dice against at most
-    two), else open the way towards it with the usual margin of two."""
+    """Strike the ``prey`` first, else open the way towards it, at good odds only."""
     if not prey:
         return None
     best, best_key = None, None
@@ -105,7 +124,7 @@ def hunt_attack(state: State, seat: str, prey: list[str]) -> tuple[str, str] | N
         for b in enemy_neighbours(state, a):
             gap = int(state["armies"][a]) - int(state["armies"][b])
             step = dist.get(b, 99)
-            if (b in prey and gap >= 1 and state["armies"][a] >= 3) or (step < dist.get(a, 99) and gap >= 2):
+            if good_odds(int(state["armies"][a]), int(state["armies"][b])) and step < dist.get(a, 99):
                 key = (-step, gap, -NUM[a], -NUM[b])
                 if best_key is None or key > best_key:
                     best, best_key = (a, b), key
@@ -125,13 +144,13 @@ def weak_colours(state: State, seat: str, at_most: int = 2) -> list[str]:
 
 
 def finish_the_weak(state: State, seat: str) -> tuple[str, str] | None:
-    """Take the last territories of a colour that is almost out, when a stack of ours beats one."""
+    """Take the last territories of a colour that is almost out, at good odds."""
     prey = weak_colours(state, seat)
     best, best_key = None, None
     for a in territories_of(state, seat):
         for b in enemy_neighbours(state, a):
             gap = int(state["armies"][a]) - int(state["armies"][b])
-            if b in prey and gap >= 1 and state["armies"][a] >= 3:
+            if b in prey and good_odds(int(state["armies"][a]), int(state["armies"][b])):
                 key = (gap, -NUM[a], -NUM[b])
                 if best_key is None or key > best_key:
                     best, best_key = (a, b), key
