@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.conquest import data
+from app.games.conquest import bot_tactics, data
 from app.games.conquest.prompts import attack_pairs, move_pairs
 from app.games.conquest.state import State, enemy_neighbours, pool_total, territories_of, valid_sets
 
@@ -114,7 +114,10 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
         else:
             add(min((t for t in territories_of(state, seat) if data.THEATRE[t] == h), key=NUM.__getitem__), r)
     g = state["pools"].get("G", 0)
-    if g and bord:
+    if g and bord and bot_tactics.enemy_moves_first(state, seat):
+        for t, n in bot_tactics.guard_the_line(state, seat, g).items():
+            add(t, n)
+    elif g and bord:
         ps, k = priority_set(state, seat), target_colour(state, seat)
 
         def spear_key(s: str) -> tuple[int, int, int]:
@@ -124,7 +127,8 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
                 -NUM[s],
             )
 
-        s = max(bord, key=spear_key)
+        prey = bot_tactics.prey(state, seat, k)
+        s = bot_tactics.hunt_spearhead(state, seat, prey) or max(bord, key=spear_key)
         w = max(bord, key=lambda t: (pressure(state, t), -NUM[t]))
         if w != s and pressure(state, w) > 0:
             add(w, g // 3)
@@ -137,12 +141,14 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
 
 
 def choose_attack(state: State, seat: str) -> tuple[str, str] | None:
-    """Spec 9.4: the pair maximising (want(b), armies(a) - armies(b), -#a, -#b) with a margin of 2."""
+    """Spec 9.4: the pair maximising (want(b), armies(a) - armies(b), -#a, -#b) with a margin of 2,
+    and (beyond the spec) only at good odds: against three or more defenders a margin of 2 loses
+    more often than it wins, as the defender rolls up to three dice and wins ties."""
     ps, k = priority_set(state, seat), target_colour(state, seat)
     best, best_key = None, None
     for a in territories_of(state, seat):
         for b in enemy_neighbours(state, a):
-            if state["armies"][a] >= state["armies"][b] + 2:
+            if bot_tactics.good_odds(int(state["armies"][a]), int(state["armies"][b])):
                 key = (want(state, seat, b, ps, k), state["armies"][a] - state["armies"][b], -NUM[a], -NUM[b])
                 if best_key is None or key > best_key:
                     best, best_key = (a, b), key
@@ -215,6 +221,8 @@ def seen(view: dict[str, Any]) -> State:
         "phase": view["phase"],
         "moves_left": view["moves_left"],
         "last_move_from": view["last_move_from"],
+        "round": view["round"],
+        "order": [c["seat"] for c in view["commanders"]],
     }
 
 
@@ -236,7 +244,12 @@ def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:
     if not full:
         return {"type": "END_TURN"}
     if state["phase"] != "REGROUP":
-        pair = choose_attack(state, seat)
+        prey = bot_tactics.prey(state, seat, target_colour(state, seat))
+        pair = (
+            bot_tactics.hunt_attack(state, seat, prey)
+            or bot_tactics.finish_the_weak(state, seat)
+            or choose_attack(state, seat)
+        )
         if pair:
             return {"type": "ATTACK", "pair": f"{pair[0]}-{pair[1]}"}
         return {"type": "END_OFFENSIVE"}

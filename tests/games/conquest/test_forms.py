@@ -26,7 +26,7 @@ PICK = ["TRADE", "PLACE", "ADVANCE", "ATTACK", "MOVE", "END_OFFENSIVE", "END_TUR
 
 @pytest.fixture
 def conquest(app, runner, monkeypatch):
-    monkeypatch.setattr("app.turns.setup.new_seed", lambda: "conquest-forms-1")
+    monkeypatch.setattr("app.turns.setup.new_seed", lambda: "conquest-forms-2")
     out = runner.invoke(args=["game", "create", "conquest", "--player", "ana@example.org",
                               "--option", "players=3", "--option", "ai_seats=2", "--option", "mode=domination"])
     assert out.exit_code == 0, out.output
