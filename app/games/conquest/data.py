@@ -173,9 +173,10 @@ ROUND_LIMITS = [0, 30, 50, 80]
 DEFAULT_OPTIONS = {"players": 4, "mode": "secret_orders", "timer": 86400, "round_limit": 0, "ai_seats": 0,
                    "balance": False}
 #: HOUSE balance option for two commanders (``balance``): the commander second in turn order
-#: gets this many more armies to place in round 1 (twice his 10).  The first commander attacks
-#: first; in bot-against-bot games he won 88% without it, about half with it (bench/arena.py).
-BALANCE_ARMIES = 10
+#: gets this many more armies to place in round 1.  The first commander attacks first; in
+#: bot-against-bot games he won 71% without it, 46% with 5 more armies (200 games; 25% with
+#: 10 more: bench/arena.py).
+BALANCE_ARMIES = 5
 #: Consecutive missed turns that hand a seat to full auto-command (spec 7.2).
 TIMEOUTS_TO_FULL_AUTO = 3
 #: Consecutive fully automatic rounds that end the game by armistice (spec 6.2 c).
