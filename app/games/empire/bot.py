@@ -23,6 +23,7 @@ import random
 from typing import Any
 
 from app.games.empire import data, randomplay, tribute
+from app.games.empire.bot_march import march_on
 from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
     State,
@@ -261,53 +262,6 @@ def _admin(state: State, seat: str, rng: random.Random) -> list[Line]:
     return lines + ([losses] if losses else [])
 
 
-def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
-    """A home guard in Defence; the others take what they stand on, or move on to the next province."""
-    lines: list[Line] = []
-    home = _home(state, seat)
-    mine = troops_of(state, seat)
-    guard = next((t for t in mine if state["troops"][t]["province"] == home), None)
-    for tid in mine:
-        t = state["troops"][tid]
-        here = t["province"]
-        enemies = any(v["province"] == here and v["owner"] != seat for v in state["troops"].values())
-        mode = "DEFENCE"
-        if tid == guard:
-            mode = "DEFENCE"
-        elif enemies:
-            mode = "ATTACK"
-        elif owner(state, here) != seat:
-            mode = "CONQUEST"
-        else:
-            targets = [p for p in data.PROVINCES[here]["adj"] if owner(state, p) != seat]
-            if targets:
-                dest = max(targets, key=lambda p: (worth_taking(state, seat, p), rng.random()))
-                lines.append({"op": "MOVE", "troop": tid, "province": dest})
-                busy = any(v["province"] == dest and v["owner"] != seat for v in state["troops"].values())
-                mode = "ATTACK" if busy else "CONQUEST"
-        if mode != t["mode"] or t.get("target"):
-            lines.append({"op": "MODE", "troop": tid, "mode": mode})
-    return lines
-
-
-def worth_taking(state: State, seat: str, p: int) -> int:
-    """How much a province not held serves the objectives: another's centre for O4, enemy troops
-    for O5 (war spoils), provinces 6 and 7 for O8, else neutral land before a player's."""
-    objs = state["players"][seat]["objectives"]
-    prov = state["provinces"][str(p)]
-    enemies = sum(1 for t in state["troops"].values() if t["province"] == p and t["owner"] != seat)
-    value = 2 if owner(state, p) is None else 1
-    if "O4" in objs and prov["centre"] not in (None, state["colour"][seat]):
-        value += 6
-    if "O5" in objs:
-        value += 2 * min(enemies, 3)
-    elif enemies:
-        value -= 1
-    if "O8" in objs and p in (6, 7):
-        value += 5
-    return value
-
-
 def _lose(state: State, seat: str, rng: random.Random) -> list[Line]:
     chooser = state["phase"] == "T7B"
     victim = state["choosers"][seat] if chooser else seat
@@ -336,9 +290,9 @@ def affordable_recruits(state: State, seat: str) -> int:
 
 
 def wanted_army(state: State, seat: str) -> int:
-    """Ten troops for O7; otherwise three per province held, at least six."""
+    """O7's troops for O7; otherwise three per province held, at least six."""
     if "O7" in state["players"][seat]["objectives"]:
-        return 10
+        return data.OBJECTIVE_NEED["O7"]
     return max(6, 3 * len(controlled(state, seat)))
 
 

@@ -135,6 +135,18 @@ OBJECTIVES: dict[str, dict[str, str]] = {
     "O7": {"name": "Great army", "text": "You have at least 10 troops in play, at least 2 of them heavy."},
     "O8": {"name": "Heartland", "text": "You control provinces 6 and 7 and at least 4 provinces in total."},
 }
+#: The objectives' numbers (HOUSE): the conditions above read them (``phases.objective_met``).
+OBJECTIVE_NEED: dict[str, int] = {
+    "O1": 5,  # provinces
+    "O2": 3,  # provinces with a Wall
+    "O3": 3,  # provinces with Infrastructure
+    "O5": 6,  # war-spoils markers
+    "O6": 5,  # trade markers
+    "O6_partners": 2,  # ... earned with this many different partners
+    "O7": 10,  # troops in play
+    "O7_heavy": 2,  # ... this many of them heavy
+    "O8": 4,  # provinces in all, 6 and 7 among them
+}
 NO_O6_PLAYERS = 2
 OBJECTIVES_PER_MODE = {"short": 1, "long": 2}
 
