@@ -14,7 +14,8 @@ as a list of rules of thumb, one function each:
 - *trade what it has too much of* for what it lacks, declines offers it does not need;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
-- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O7).
+- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O4, O5 and
+  O7, raised nearest the objective's goal).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import random
 from typing import Any
 
 from app.games.empire import data, randomplay, tribute
-from app.games.empire.bot_march import march_on
+from app.games.empire.bot_march import march_on, nearest_to_goal
 from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
     State,
@@ -171,13 +172,13 @@ def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     home = _home(state, seat)
     mine = controlled(state, seat)
     free = [p for p in mine if not state["provinces"][str(p)]["building"]]
-    order = ["HEAVY"] if "O7" in objs else []
+    order = ["HEAVY"] if {"O4", "O5", "O7"} & set(objs) else []
     order += ["WALL"] if "O2" in objs else []
     order += ["INF"] if "O3" in objs else []
     order += ["INF", "WALL", "HEAVY"]
     for what in order:
         if what == "HEAVY" and home is not None and len(troops_of(state, seat, kind="H")) < data.MAX_HEAVY:
-            return what, home
+            return what, nearest_to_goal(state, seat, mine) or home
         spots = [p for p in free if not (what == "INF" and p in data.NO_INF)]
         if what != "HEAVY" and spots:
             return what, (home if home in spots else spots[0])

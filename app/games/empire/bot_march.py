@@ -7,8 +7,8 @@ Rules of thumb, one function each:
   not held;
 - *spread the conquerors*: conquest is one roll a province whatever the number of troops, so
   each troop heads for a province no other of its troops is taking;
-- *march on the objective*: for O4 every free troop walks the shortest way to the nearest
-  administrative centre of another player, for O8 to provinces 6 and 7;
+- *march on the objective*: for O4 every free troop walks the shortest way to the other
+  players' administrative centre with the fewest defenders, for O8 to provinces 6 and 7;
 - *storm a held province*: where enemies stand on a province it does not control, all troops
   attack but one (a heavy one first) that waits in Conquest to take the province once they
   are gone, in the same combat turn.
@@ -57,16 +57,45 @@ def first_step(start: int, goals: set[int]) -> int | None:
     return None
 
 
+def distance(start: int, goal: int) -> int:
+    """Steps from ``start`` to ``goal`` on the map."""
+    seen, frontier, n = {start}, {start}, 0
+    while goal not in frontier:
+        frontier = {q for p in frontier for q in data.PROVINCES[p]["adj"] if q not in seen}
+        seen |= frontier
+        n += 1
+    return n
+
+
+def weakest_centre(state: State, seat: str) -> int | None:
+    """For O4: the other players' centre that is the fewest defenders plus steps from our troops."""
+    places = {t["province"] for t in state["troops"].values() if t["owner"] == seat}
+    centres = [int(p) for p, v in state["provinces"].items()
+               if v["centre"] not in (None, state["colour"][seat]) and v["owner"] != seat]
+    if not centres or not places:
+        return None
+    return min(centres, key=lambda p: (enemies_in(state, seat, p) + min(distance(q, p) for q in places), p))
+
+
 def objective_goals(state: State, seat: str) -> set[int]:
-    """Provinces an objective sends the army to: other players' centres (O4), 6 and 7 (O8)."""
+    """Provinces an objective sends the army to: the weakest centre of another player (O4),
+    provinces 6 and 7 (O8)."""
     objs = state["players"][seat]["objectives"]
     goals: set[int] = set()
-    if "O4" in objs:
-        goals |= {int(p) for p, v in state["provinces"].items()
-                  if v["centre"] not in (None, state["colour"][seat]) and v["owner"] != seat}
+    centre = weakest_centre(state, seat) if "O4" in objs else None
+    if centre is not None:
+        goals.add(centre)
     if "O8" in objs:
         goals |= {p for p in (6, 7) if owner(state, p) != seat}
     return goals
+
+
+def nearest_to_goal(state: State, seat: str, mine: list[int]) -> int | None:
+    """Where a new heavy troop is raised: the province held nearest the objective's goal."""
+    goals = objective_goals(state, seat)
+    if not goals or not mine:
+        return None
+    return min(mine, key=lambda p: (min(distance(p, g) for g in goals), p))
 
 
 def worth_taking(state: State, seat: str, p: int) -> int:

@@ -50,12 +50,18 @@ def test_a_troop_deep_in_its_own_land_walks_to_the_frontier():
     assert moves(blue_order(st)) == {"B-S2": 5}, "Redhold (9) is the nearest province not held, by Westmarch"
 
 
-def test_usurper_marches_on_the_nearest_centre_of_another_player():
+def test_usurper_marches_on_the_centre_with_the_fewest_defenders():
     st = t4(objective="O4")
     put(st, "B-S1", 1)
     put(st, "B-S2", 2)
     st["provinces"]["2"]["owner"] = seat(st, "BLUE")
-    assert moves(blue_order(st)) == {"B-S2": 3}, "Greenhold (4) is two steps away by Eastwood (3)"
+    put(st, "R-S1", 9)
+    put(st, "R-S2", 9)
+    assert moves(blue_order(st)) == {"B-S2": 3}, "Greenhold (4), unguarded, by Eastwood (3)"
+    del st["troops"]["R-S2"], st["troops"]["R-S1"]
+    put(st, "G-S1", 4)
+    put(st, "G-S2", 4)
+    assert moves(blue_order(st)) in ({"B-S2": 1}, {"B-S2": 6}), "now Redhold (9)"
 
 
 def test_a_held_centre_is_stormed_with_one_heavy_troop_waiting_to_conquer():
