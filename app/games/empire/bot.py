@@ -7,7 +7,8 @@ as a list of rules of thumb, one function each:
 - *pay the upkeep first*: it keeps the Gold its troops cost at Maintenance (turn 7) through
   the market and its builds, sells surplus goods for Gold when short, buys Food for its
   population, and routes population into troops only as far as next round's Gold will pay
-  for them (``affordable_recruits``); a standing LOSSES order names the troops to give up first;
+  for them (``affordable_recruits``), raised nearest an objective's goal; a standing LOSSES
+  order names the troops to give up first;
 - *pacts only against a threat*: it proposes a pact for its home only to a neighbour whose
   troops stand next to it, accepts one only from such a neighbour and declines the others,
   so homes can be contested;
@@ -306,7 +307,8 @@ def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     want = max(0, wanted_army(state, seat) - len(troops_of(state, seat)))
     troops = min(pop, room, want, affordable_recruits(state, seat)) if home is not None else 0
     if troops:
-        lines.append({"op": "ROUTE_TROOPS", "n": troops, "province": home})
+        where = nearest_to_goal(state, seat, controlled(state, seat)) or home
+        lines.append({"op": "ROUTE_TROOPS", "n": troops, "province": where})
     if pop - troops:
         lines.append({"op": "ROUTE_GOLD", "n": pop - troops})
     most = sorted(data.SIMPLE_TIE_ORDER, key=lambda r: -res[r])
