@@ -20,6 +20,15 @@ Notes on the original post (seed 004) against the spec:
   choose"), which has the same effect as missing the deadline.
 - The spec has the engine draw the seats at random (§3); here the platform
   assigns players to seats P1..Pn and the rules take them as given.
+
+The objectives' numbers (§2.6, HOUSE) differ from the spec's, tuned so that in
+bot-against-bot games (``bench/arena.py``) each objective's holders win between
+half and one and a half times as often as the average holder at 2, 3 and 4
+players: Dominion 7 provinces (spec 5), Fortress realm and Prosperity 4
+provinces (spec 3), Guild master 13 trade markers (spec 5), Heartland 5
+provinces in all (spec 4); Warlord (6 spoils) and Great army (10 troops, 2
+heavy) keep theirs.  The seed gives no objective texts, only "8 objective
+cards"; names and conditions stay the spec's.
 """
 
 from __future__ import annotations
