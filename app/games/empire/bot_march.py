@@ -9,6 +9,8 @@ Rules of thumb, one function each:
   each troop heads for a province no other of its troops is taking;
 - *march on the objective*: for O4 every free troop walks the shortest way to the other
   players' administrative centre with the fewest defenders, for O8 to provinces 6 and 7;
+- *take what it stands on*: a troop on a province not held stays to take it (on the way to an
+  objective's goal, one troop a province: the others march on);
 - *storm a held province*: where enemies stand on a province it does not control, all troops
   attack but one (a heavy one first) that waits in Conquest to take the province once they
   are gone, in the same combat turn.
@@ -137,6 +139,12 @@ def to_the_frontier(state: State, seat: str, here: int) -> int | None:
     return first_step(here, {p for p in data.PROVINCES if owner(state, p) != seat})
 
 
+def take_on_the_way(state: State, seat: str, here: int, goals: set[int], taken: set[int]) -> bool:
+    """A troop on a province not held stays to take it; on the way to a goal, only the first one
+    (the others march on)."""
+    return owner(state, here) != seat and not (goals and here in taken)
+
+
 def storm(state: State, seat: str, moves: dict[str, int]) -> dict[str, str]:
     """Modes where our troops end on a province we do not control: attack any enemies there with
     all but one troop (heavy first), which waits in Conquest; with no enemies, all conquer."""
@@ -164,7 +172,8 @@ def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
     taken: set[int] = set()
     for tid in troops_of(state, seat):
         here = state["troops"][tid]["province"]
-        if tid in guards or (owner(state, here) != seat and not goals) or here in goals:
+        if tid in guards or here in goals or take_on_the_way(state, seat, here, goals, taken):
+            taken.add(here)
             continue
         dest = first_step(here, goals) if goals else None
         if dest is None and owner(state, here) == seat:
