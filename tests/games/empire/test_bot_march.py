@@ -81,3 +81,14 @@ def test_an_empty_province_not_held_is_taken_by_every_troop_on_it():
     put(st, "B-S2", 5, mode="ATTACK")
     put(st, "B-S3", 5, mode="DEFENCE")
     assert modes(blue_order(st)) == {"B-S2": "CONQUEST", "B-S3": "CONQUEST"}
+
+
+def test_on_the_way_to_a_centre_one_troop_stays_to_take_the_province_and_the_other_marches_on():
+    st = t4(objective="O4")
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 3)
+    put(st, "B-S3", 3)
+    order = blue_order(st)
+    assert list(moves(order).values()) == [4], "one of them goes on to Greenhold"
+    stays = ({"B-S2", "B-S3"} - set(moves(order))).pop()
+    assert modes(order)[stays] == "CONQUEST", "the other takes Eastwood"
