@@ -47,7 +47,7 @@ def first_step(start: int, goals: set[int]) -> int | None:
     if start in goals or not goals:
         return None
     seen = {start}
-    queue = deque((n, n) for n in data.PROVINCES[start]["adj"])
+    queue: deque[tuple[int, int]] = deque((n, n) for n in data.PROVINCES[start]["adj"])
     while queue:
         p, step = queue.popleft()
         if p in seen:
@@ -128,7 +128,7 @@ def home_guards(state: State, seat: str) -> list[str]:
 
 def spread_target(state: State, seat: str, here: int, taken: set[int], rng: random.Random) -> int | None:
     """The best neighbour not held, preferring one no other troop of ours is already taking."""
-    targets = [p for p in data.PROVINCES[here]["adj"] if owner(state, p) != seat]
+    targets: list[int] = [p for p in data.PROVINCES[here]["adj"] if owner(state, p) != seat]
     if not targets:
         return None
     return max(targets, key=lambda p: (p not in taken, worth_taking(state, seat, p), rng.random()))
