@@ -20,7 +20,8 @@ For every game and player count it plays
   previous version as the player).
 
 It also measures what the goals name: the Duel bot's average score, and how often Empire's
-bot pays its upkeep in full and which kinds of order it uses.  Bots decide from their seat's
+bot pays its upkeep in full and which kinds of order it uses, and how often the holders of
+each of Empire's objectives win against the average holder (goal: 0.5x to 1.5x).  Bots decide from their seat's
 view and prompt (``bot_order``), as on the site.  Seeds are fixed, so a run is repeatable.
 The last line is the headline; the exit status is 1 when a goal is missed ("MISSED").
 """
@@ -81,6 +82,7 @@ class Played:
     kinds: Counter = field(default_factory=Counter)  # Empire: order kinds the bot used
     current: str = ""  # against the previous version: the current bot's seat
     faults: Counter = field(default_factory=Counter)  # the previous bot's failures, by message
+    objectives: dict[str, list[str]] = field(default_factory=dict)  # Empire: seat -> objectives dealt
 
 
 def winners(outcome: list[dict[str, Any]]) -> list[str]:
@@ -166,7 +168,9 @@ def play(table: Table, seed: str, kind: dict[str, str] | None, old: str = "", cu
     score = {r["seat"]: float(r.get("score", 0)) for r in outcome}
     upkeep = empire_upkeep(game.events, game.state) if table.slug == "empire" else Counter()
     current = next((s for s in seats if kind and kind[s] == "bot"), "")
-    return Played(share, positions(game.state, seats), score, upkeep, kinds, current=current, faults=faults)
+    dealt = {s: list(p["objectives"]) for s, p in game.state["players"].items()} if table.slug == "empire" else {}
+    return Played(share, positions(game.state, seats), score, upkeep, kinds, current=current, faults=faults,
+                  objectives=dealt)
 
 
 # --------------------------------------------------------------------------- runs
@@ -259,6 +263,39 @@ def self_play(table: Table, seats: list[str], games: int, workers: int, report: 
         report.say("  order kinds used: " + ", ".join(f"{k} {used[k]}" for k in sorted(used)))
         report.goal(f"{table.label} bot uses every kind of order", not missing,
                     "all used" if not missing else "never " + ", ".join(missing))
+        empire_objectives(table, [p for p, _ in done], report)
+
+
+#: Empire's objectives are balanced when each one's holders win between these multiples of the average.
+OBJECTIVE_BALANCE = (0.5, 1.5)
+
+
+def objective_win_rates(played: list[Played]) -> dict[str, tuple[float, int]]:
+    """Objective -> (the wins of the seats dealt it, how many seats were dealt it)."""
+    out: dict[str, tuple[float, int]] = {}
+    for p in played:
+        for seat, objs in p.objectives.items():
+            for o in objs:
+                wins, n = out.get(o, (0.0, 0))
+                out[o] = (wins + p.share[seat], n + 1)
+    return dict(sorted(out.items()))
+
+
+def empire_objectives(table: Table, played: list[Played], report: Report) -> None:
+    """Win rate of each objective's holders against the average holder's (bot in every seat)."""
+    rates = objective_win_rates(played)
+    held = sum(n for _, n in rates.values())
+    average = sum(w for w, _ in rates.values()) / max(held, 1)
+    report.say("  win rate by objective held (x the average holder's):")
+    worst = []
+    for o, (wins, n) in rates.items():
+        ratio = wins / n / average if average and n else 0.0
+        report.say(f"    {o}: {rate(wins, n)} of {n}, {ratio:.2f}x")
+        if not OBJECTIVE_BALANCE[0] <= ratio <= OBJECTIVE_BALANCE[1]:
+            worst.append(f"{o} {ratio:.2f}x")
+    low, high = OBJECTIVE_BALANCE
+    report.goal(f"{table.label} objectives win within {low}x-{high}x the average", bool(rates) and not worst,
+                "all within" if not worst else "outside: " + ", ".join(worst))
 
 
 def ready(table: Table, prev: previous.Previous, report: Report) -> str:

@@ -7,14 +7,16 @@ as a list of rules of thumb, one function each:
 - *pay the upkeep first*: it keeps the Gold its troops cost at Maintenance (turn 7) through
   the market and its builds, sells surplus goods for Gold when short, buys Food for its
   population, and routes population into troops only as far as next round's Gold will pay
-  for them (``affordable_recruits``); a standing LOSSES order names the troops to give up first;
+  for them (``affordable_recruits``), raised nearest an objective's goal; a standing LOSSES
+  order names the troops to give up first;
 - *pacts only against a threat*: it proposes a pact for its home only to a neighbour whose
   troops stand next to it, accepts one only from such a neighbour and declines the others,
   so homes can be contested;
 - *trade what it has too much of* for what it lacks, declines offers it does not need;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
-- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O7).
+- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O4, O5 and
+  O7, raised nearest the objective's goal).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import random
 from typing import Any
 
 from app.games.empire import data, randomplay, tribute
+from app.games.empire.bot_march import march_on, nearest_to_goal
 from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
     State,
@@ -170,13 +173,13 @@ def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     home = _home(state, seat)
     mine = controlled(state, seat)
     free = [p for p in mine if not state["provinces"][str(p)]["building"]]
-    order = ["HEAVY"] if "O7" in objs else []
+    order = ["HEAVY"] if {"O4", "O5", "O7"} & set(objs) else []
     order += ["WALL"] if "O2" in objs else []
     order += ["INF"] if "O3" in objs else []
     order += ["INF", "WALL", "HEAVY"]
     for what in order:
         if what == "HEAVY" and home is not None and len(troops_of(state, seat, kind="H")) < data.MAX_HEAVY:
-            return what, home
+            return what, nearest_to_goal(state, seat, mine) or home
         spots = [p for p in free if not (what == "INF" and p in data.NO_INF)]
         if what != "HEAVY" and spots:
             return what, (home if home in spots else spots[0])
@@ -261,53 +264,6 @@ def _admin(state: State, seat: str, rng: random.Random) -> list[Line]:
     return lines + ([losses] if losses else [])
 
 
-def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
-    """A home guard in Defence; the others take what they stand on, or move on to the next province."""
-    lines: list[Line] = []
-    home = _home(state, seat)
-    mine = troops_of(state, seat)
-    guard = next((t for t in mine if state["troops"][t]["province"] == home), None)
-    for tid in mine:
-        t = state["troops"][tid]
-        here = t["province"]
-        enemies = any(v["province"] == here and v["owner"] != seat for v in state["troops"].values())
-        mode = "DEFENCE"
-        if tid == guard:
-            mode = "DEFENCE"
-        elif enemies:
-            mode = "ATTACK"
-        elif owner(state, here) != seat:
-            mode = "CONQUEST"
-        else:
-            targets = [p for p in data.PROVINCES[here]["adj"] if owner(state, p) != seat]
-            if targets:
-                dest = max(targets, key=lambda p: (worth_taking(state, seat, p), rng.random()))
-                lines.append({"op": "MOVE", "troop": tid, "province": dest})
-                busy = any(v["province"] == dest and v["owner"] != seat for v in state["troops"].values())
-                mode = "ATTACK" if busy else "CONQUEST"
-        if mode != t["mode"] or t.get("target"):
-            lines.append({"op": "MODE", "troop": tid, "mode": mode})
-    return lines
-
-
-def worth_taking(state: State, seat: str, p: int) -> int:
-    """How much a province not held serves the objectives: another's centre for O4, enemy troops
-    for O5 (war spoils), provinces 6 and 7 for O8, else neutral land before a player's."""
-    objs = state["players"][seat]["objectives"]
-    prov = state["provinces"][str(p)]
-    enemies = sum(1 for t in state["troops"].values() if t["province"] == p and t["owner"] != seat)
-    value = 2 if owner(state, p) is None else 1
-    if "O4" in objs and prov["centre"] not in (None, state["colour"][seat]):
-        value += 6
-    if "O5" in objs:
-        value += 2 * min(enemies, 3)
-    elif enemies:
-        value -= 1
-    if "O8" in objs and p in (6, 7):
-        value += 5
-    return value
-
-
 def _lose(state: State, seat: str, rng: random.Random) -> list[Line]:
     chooser = state["phase"] == "T7B"
     victim = state["choosers"][seat] if chooser else seat
@@ -336,9 +292,9 @@ def affordable_recruits(state: State, seat: str) -> int:
 
 
 def wanted_army(state: State, seat: str) -> int:
-    """Ten troops for O7; otherwise three per province held, at least six."""
+    """O7's troops for O7; otherwise three per province held, at least six."""
     if "O7" in state["players"][seat]["objectives"]:
-        return 10
+        return data.OBJECTIVE_NEED["O7"]
     return max(6, 3 * len(controlled(state, seat)))
 
 
@@ -351,7 +307,8 @@ def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     want = max(0, wanted_army(state, seat) - len(troops_of(state, seat)))
     troops = min(pop, room, want, affordable_recruits(state, seat)) if home is not None else 0
     if troops:
-        lines.append({"op": "ROUTE_TROOPS", "n": troops, "province": home})
+        where = nearest_to_goal(state, seat, controlled(state, seat)) or home
+        lines.append({"op": "ROUTE_TROOPS", "n": troops, "province": where})
     if pop - troops:
         lines.append({"op": "ROUTE_GOLD", "n": pop - troops})
     most = sorted(data.SIMPLE_TIE_ORDER, key=lambda r: -res[r])

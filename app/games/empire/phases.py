@@ -293,22 +293,24 @@ def objective_met(state: State, seat: str, obj: str) -> bool:
     blds = [state["provinces"][str(p)]["building"] for p in provs]
     pl = state["players"][seat]
     troops = troops_of(state, seat)
+    need = data.OBJECTIVE_NEED
     if obj == "O1":
-        return len(provs) >= 5
+        return len(provs) >= need["O1"]
     if obj == "O2":
-        return blds.count("WALL") >= 3
+        return blds.count("WALL") >= need["O2"]
     if obj == "O3":
-        return blds.count("INF") >= 3
+        return blds.count("INF") >= need["O3"]
     if obj == "O4":
         return any(state["provinces"][str(p)]["centre"] not in (None, pl["colour"]) for p in provs)
     if obj == "O5":
-        return bool(pl["spoils"] >= 6)
+        return bool(pl["spoils"] >= need["O5"])
     if obj == "O6":
-        return len(pl["trade"]) >= 5 and len(set(pl["trade"])) >= 2
+        return len(pl["trade"]) >= need["O6"] and len(set(pl["trade"])) >= need["O6_partners"]
     if obj == "O7":
-        return len(troops) >= 10 and sum(state["troops"][t]["kind"] == "H" for t in troops) >= 2
+        heavy = sum(state["troops"][t]["kind"] == "H" for t in troops)
+        return len(troops) >= need["O7"] and heavy >= need["O7_heavy"]
     if obj == "O8":
-        return 6 in provs and 7 in provs and len(provs) >= 4
+        return 6 in provs and 7 in provs and len(provs) >= need["O8"]
     return False
 
 

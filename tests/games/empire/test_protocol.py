@@ -186,14 +186,14 @@ def test_long_mode_keeps_completed_objectives_until_both_are_done():
     st["players"][blue]["objectives"] = ["O1", "O5"]
     for other in ("P2", "P3", "P4"):
         st["players"][other]["objectives"] = ["O2", "O3"]
-    control(st, "BLUE", 2, 3, 5, 6)
+    control(st, "BLUE", 2, 3, 5, 6, 7, 8)  # 7 provinces: O1 (data.OBJECTIVE_NEED)
     end_round(st, ScriptedRng())
     assert st["players"][blue]["completed"] == ["O1"] and st["phase"] == "T3A"
     assert RULES.view(st, blue)["private"]["objectives"][0]["completed"] is True
     assert "objective:O1:completed" in RULES.secrets(st, blue)
     for viewer in ("P2", None):
         assert "objective:O1" not in json.dumps(RULES.view(st, viewer))
-    control(st, None, 2, 3, 5, 6)
+    control(st, None, 2, 3, 5, 6, 7, 8)
     st["players"][blue]["spoils"] = 6
     end_round(st, ScriptedRng())
     assert st["phase"] == "over" and st["winners"] == [blue]

@@ -220,9 +220,8 @@ def test_t23_short_mode_tie_broken_by_provinces():
     st["players"][green]["objectives"] = ["O7"]
     st["players"][seat(st, "YELLOW")]["objectives"] = ["O2"]
     st["players"][seat(st, "RED")]["objectives"] = ["O3"]
-    control(st, "BLUE", 2, 3, 5, 6)
-    control(st, "GREEN", 7, 8, 11)
-    control(st, "YELLOW", 10)
+    control(st, "BLUE", 2, 3, 5, 6, 10, 11)  # 7 provinces: O1 (data.OBJECTIVE_NEED)
+    control(st, "GREEN", 7, 8)
     for i in range(1, 9):
         put(st, f"G-S{i}", 4)
     put(st, "G-H1", 4)

@@ -1,0 +1,94 @@
+"""Empire's planning bot moving its troops (turn 4), asked as a player is: from its view and prompt."""
+
+from __future__ import annotations
+
+import random
+
+from app.games.empire import RULES
+from tests.games.empire.helpers import put, scenario, seat
+
+
+def t4(players: int = 4, objective: str = "O1"):
+    st = scenario(players)
+    st["phase"] = "T4"
+    for s in st["seats"]:
+        st["players"][s]["objectives"] = [objective if s == seat(st, "BLUE") else "O2"]
+    return st
+
+
+def blue_order(st) -> dict:
+    blue = seat(st, "BLUE")
+    order = RULES.ai_order(RULES.view(st, blue), RULES.owed(st)[blue], random.Random(1))
+    RULES.validate(st, blue, order)
+    return order
+
+
+def moves(order) -> dict[str, int]:
+    return {ln["troop"]: ln["province"] for ln in order["lines"] if ln["op"] == "MOVE"}
+
+
+def modes(order) -> dict[str, str]:
+    return {ln["troop"]: ln["mode"] for ln in order["lines"] if ln["op"] == "MODE"}
+
+
+def test_a_guard_stays_home_and_the_conquerors_spread_to_different_provinces():
+    st = t4()
+    for tid in ("B-S1", "B-S2", "B-S3"):
+        put(st, tid, 1)
+    order = blue_order(st)
+    went = moves(order)
+    assert len(went) == 2 and sorted(went.values()) == [2, 5], "one troop a neighbour, one stays home"
+    assert all(modes(order)[t] == "CONQUEST" for t in went)
+
+
+def test_a_troop_deep_in_its_own_land_walks_to_the_frontier():
+    st = t4()
+    for p in (2, 3, 5, 6):
+        st["provinces"][str(p)]["owner"] = seat(st, "BLUE")
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 1)
+    assert moves(blue_order(st)) == {"B-S2": 5}, "Redhold (9) is the nearest province not held, by Westmarch"
+
+
+def test_usurper_marches_on_the_centre_with_the_fewest_defenders():
+    st = t4(objective="O4")
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 2)
+    st["provinces"]["2"]["owner"] = seat(st, "BLUE")
+    put(st, "R-S1", 9)
+    put(st, "R-S2", 9)
+    assert moves(blue_order(st)) == {"B-S2": 3}, "Greenhold (4), unguarded, by Eastwood (3)"
+    del st["troops"]["R-S2"], st["troops"]["R-S1"]
+    put(st, "G-S1", 4)
+    put(st, "G-S2", 4)
+    assert moves(blue_order(st)) in ({"B-S2": 1}, {"B-S2": 6}), "now Redhold (9)"
+
+
+def test_a_held_centre_is_stormed_with_one_heavy_troop_waiting_to_conquer():
+    st = t4(objective="O4")
+    put(st, "B-S1", 1)
+    for tid in ("B-S2", "B-S3", "B-H1"):
+        put(st, tid, 4, mode="CONQUEST")
+    put(st, "G-S1", 4)
+    order = blue_order(st)
+    assert not moves(order)
+    assert modes(order) == {"B-S2": "ATTACK", "B-S3": "ATTACK"}, "B-H1 keeps its Conquest mode"
+
+
+def test_an_empty_province_not_held_is_taken_by_every_troop_on_it():
+    st = t4()
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 5, mode="ATTACK")
+    put(st, "B-S3", 5, mode="DEFENCE")
+    assert modes(blue_order(st)) == {"B-S2": "CONQUEST", "B-S3": "CONQUEST"}
+
+
+def test_on_the_way_to_a_centre_one_troop_stays_to_take_the_province_and_the_other_marches_on():
+    st = t4(objective="O4")
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 3)
+    put(st, "B-S3", 3)
+    order = blue_order(st)
+    assert list(moves(order).values()) == [4], "one of them goes on to Greenhold"
+    stays = ({"B-S2", "B-S3"} - set(moves(order))).pop()
+    assert modes(order)[stays] == "CONQUEST", "the other takes Eastwood"
