@@ -185,7 +185,7 @@ def _decide(state: State, seat: str, candidates: list[Order], rng: Any) -> Order
     for value, order in ranked[:bot_solo.SHORTLIST]:
         shortlist.append((value, _with_bonus(state, seat, order, rng)))
         shortlist += [(value, {**order, **b}) for b in _later_bonuses(state, seat, order)]
-    return bot_solo.look_ahead(state, seat, shortlist, rng)
+    return bot_solo.look_ahead(state, seat, shortlist, rng, evaluate)
 
 
 def _later_bonuses(state: State, seat: str, order: Order) -> list[Order]:
@@ -250,5 +250,5 @@ def unrest_choice(state: State, seat: str, rng: Any) -> Order:
                 if b["bonus"] != "ORGANIZE"]
     if state["solo"]:
         ranked = _ranked(state, seat, options, rng)
-        return bot_solo.look_ahead(state, seat, ranked[:bot_solo.SHORTLIST], rng) if ranked else options[0]
+        return bot_solo.look_ahead(state, seat, ranked[:bot_solo.SHORTLIST], rng, evaluate) if ranked else options[0]
     return _best(state, seat, options, rng) or options[0]

@@ -17,6 +17,7 @@ bot made up itself.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from app.games.base import IllegalOrder, State
@@ -24,6 +25,8 @@ from app.games.dual_powers import choices, data, position, rounds
 from app.games.dual_powers.seen import UNSEEN
 
 Order = dict[str, Any]
+#: The greedy judgement of a board (``bot.evaluate``): track points count twice.
+Judge = Callable[[State, str], float]
 
 #: How many of the greedy judgement's best orders are played out.
 SHORTLIST = 8
@@ -31,6 +34,8 @@ SHORTLIST = 8
 DEALS = 12
 #: Winning the game is worth this many points of the track (last round).
 WIN_VALUE = 24.0
+#: The share of the next round's prospects (units, cards, regions) counted with the round's outcome.
+FUTURE_SHARE = 1.0
 #: Steps of a play-out (a safety bound: a round has at most 9 turns and the unrest choice).
 MAX_STEPS = 30
 
@@ -86,12 +91,14 @@ def play_out(state: State, seat: str, rng: random.Random) -> State:
     return state
 
 
-def outcome_value(before: State, after: State, seat: str) -> float:
-    """What a played-out round brought: points on the track, and the game when it ended."""
-    gained = position.sign(before, seat) * (after["s"] - before["s"])
+def outcome_value(before: State, after: State, seat: str, judge: Judge) -> float:
+    """What a played-out round brought: points on the track, and the game when it ended;
+    before the last round, also how the next round starts (*save for the rounds to come*)."""
+    sign = position.sign(before, seat)
+    gained = float(sign * (after["s"] - before["s"]))
     if after.get("winner"):
-        return float(gained) + (WIN_VALUE if after["winner"] == seat else -WIN_VALUE)
-    return float(gained)
+        return gained + (WIN_VALUE if after["winner"] == seat else -WIN_VALUE)
+    return gained + FUTURE_SHARE * (judge(after, seat) / 2 - sign * after["s"])
 
 
 def after_order(state: State, seat: str, order: Order, rng: random.Random) -> State | None:
@@ -103,7 +110,7 @@ def after_order(state: State, seat: str, order: Order, rng: random.Random) -> St
     return sim
 
 
-def look_ahead(state: State, seat: str, shortlist: list[tuple[float, Order]], rng: Any) -> Order:
+def look_ahead(state: State, seat: str, shortlist: list[tuple[float, Order]], rng: Any, judge: Judge) -> Order:
     """The shortlisted order whose played-out rounds go best on average (ties: greedy rank)."""
     seeds = [rng.random() for _ in range(DEALS)]
     deals = [deal_unseen(state, seat, random.Random(s)) for s in seeds]
@@ -117,7 +124,7 @@ def look_ahead(state: State, seat: str, shortlist: list[tuple[float, Order]], rn
             if sim is None:
                 total = float("-inf")
                 break
-            total += outcome_value(deal, play_out(sim, seat, dice), seat)
+            total += outcome_value(deal, play_out(sim, seat, dice), seat, judge)
         key = (total / DEALS, greedy)
         if best is None or key > best:
             best, chosen = key, order
