@@ -98,7 +98,7 @@ def outcome_value(before: State, after: State, seat: str, judge: Judge) -> float
     gained = float(sign * (after["s"] - before["s"]))
     if after.get("winner"):
         return gained + (WIN_VALUE if after["winner"] == seat else -WIN_VALUE)
-    return gained + FUTURE_SHARE * (judge(after, seat) / 2 - sign * after["s"])
+    return gained + FUTURE_SHARE * (judge(after, seat) / 2 - float(sign * after["s"]))
 
 
 def after_order(state: State, seat: str, order: Order, rng: random.Random) -> State | None:
