@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from random import Random
 
-from app.games.base import bot_order
+import pytest
+
+from app.games.base import bot_order, step_rng
+from app.games.driver import advance, start
 from app.games.dual_powers import RULES
 from app.games.dual_powers import position as B
 
@@ -59,3 +62,21 @@ def test_the_bot_takes_the_unrest_bonus_when_a_move_wins_a_bigger_objective():
     order = bot_order(RULES, state, "SOV", Random(1))
     assert order == {"type": "UNREST", "choice": "BONUS", "bonus": "MOVE", "bonus_token": "R09", "bonus_to": "WHT"}
     assert _resolve(state, order)["winner"] == "SOV"
+
+
+@pytest.mark.slow
+def test_the_solo_bot_looks_first_draws_organizes_and_takes_the_unrest_bonus():
+    # Espionage first, Bonus Draw, Organize and the unrest bonus each show up within a few games.
+    wanted = {"SPY_FIRST", "DRAW", "ORGANIZE", "UNREST BONUS"}
+    used: set[str] = set()
+    for i in range(16):
+        seed = f"arena-Dual Powers solo d1-{i}"
+        game = start(RULES, {"solo": True, "difficulty": 1}, seed)
+        while RULES.outcome(game.state) is None:
+            rng = step_rng(seed, len(game.steps) + 1, "bot:SOV")
+            order = bot_order(RULES, game.state, "SOV", rng)
+            used |= {order.get("action"), order.get("bonus"), f"UNREST {order.get('choice')}"}
+            advance(RULES, game, {"SOV": order})
+        if wanted <= used:
+            break
+    assert wanted <= used
