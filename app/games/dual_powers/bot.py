@@ -13,6 +13,10 @@ of cards points at), plus the score and the Will of the People.  Its rules of th
 - *the unrest bonus when it swings a region*: after unrest, a bonus that wins an objective
   region may be worth more than the unrest VP.
 
+In solo the greedy judgement only shortlists: the best few orders are played out to the
+round's scoring over deals of the unseen cards (``bot_solo``), so the Opposition's turns
+still to come, the month changes and its objective are counted as they fall.
+
 It reasons on ``seen(view)``, the game rebuilt from its seat's view, so it never counts a
 card it may not see.  Pure and deterministic given the view and the rng.
 """
