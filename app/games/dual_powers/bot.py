@@ -13,18 +13,21 @@ of cards points at), plus the score and the Will of the People.  Its rules of th
 - *the unrest bonus when it swings a region*: after unrest, a bonus that wins an objective
   region may be worth more than the unrest VP.
 
+In solo the greedy judgement only shortlists: the best few orders are played out to the
+round's scoring over deals of the unseen cards (``bot_solo``), so the Opposition's turns
+still to come, the month changes and its objective are counted as they fall.
+
 It reasons on ``seen(view)``, the game rebuilt from its seat's view, so it never counts a
 card it may not see.  Pure and deterministic given the view and the rng.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 from app.games.base import IllegalOrder, State
-from app.games.dual_powers import actions, choices, data, position, solo
+from app.games.dual_powers import actions, bot_solo, choices, data, position, solo
 from app.games.dual_powers.seen import UNSEEN
 
 Order = dict[str, Any]
@@ -69,6 +72,9 @@ def stakes(state: State, side: str) -> dict[str, float]:
     for who in (side, other):
         card = state["objectives"].get(who)
         if who in state.get(UNSEEN, []):  # a stand-in: the bot does not know that card
+            if who == side and state["solo"]:
+                for region, vp in unseen_objective(state).items():
+                    out[region] = out.get(region, 0.0) + vp
             continue
         if card is not None and (who == side and not state["solo"] or state["revealed"].get(who)):
             region = data.CARDS[card]["region"]
@@ -81,6 +87,22 @@ def stakes(state: State, side: str) -> dict[str, float]:
         region = data.CARDS[opp]["region"]
         out[region] = out.get(region, 0.0) + data.CARDS[opp]["vp"]
     return out
+
+
+def unseen_objective(state: State) -> dict[str, float]:
+    """Solo: one's own unseen objective is one of the cards one has not seen
+    (*an unseen objective is anywhere*): its expected VP in each region."""
+    pool = unseen_cards(state)
+    out: dict[str, float] = {}
+    for c in pool:
+        out[data.CARDS[c]["region"]] = out.get(data.CARDS[c]["region"], 0.0) + data.CARDS[c]["vp"] / len(pool)
+    return out
+
+
+def unseen_cards(state: State) -> list[str]:
+    """The command cards this seat has not seen: the deck, the Opposition's pile, its unseen objective."""
+    pool = state["deck"] + state["opp_pile"] + [c for s in state.get(UNSEEN, []) if (c := state["objectives"].get(s))]
+    return [c for c in pool if data.CARDS[c]["kind"] == "command"]
 
 
 def expected_opposition(state: State) -> dict[str, float]:
@@ -119,14 +141,14 @@ def evaluate(state: State, side: str) -> float:
         score += 0.5
     if state["solo"] and side in state.get(UNSEEN, []) and state["revealed"].get(side):
         score += REVEAL_VALUE  # look before you place
-    score += UNIT_COST * sum(1 for u in state["supply"].get(side, []) if data.TOKENS[u]["kind"] == "unit")
     if state["round"] < last_round(state):
+        score += UNIT_COST * sum(1 for u in state["supply"].get(side, []) if data.TOKENS[u]["kind"] == "unit")
         score += CARD_VALUE * len(state["hands"].get(side, []))
     return float(score)
 
 
 def _try(state: State, seat: str, order: Order) -> State | None:
-    sim = copy.deepcopy(state)
+    sim: State = bot_solo.clone(state)
     try:
         if order["type"] == "PLAY":
             actions.apply_play(sim, seat, order, SIM_RNG, [])
@@ -139,17 +161,43 @@ def _try(state: State, seat: str, order: Order) -> State | None:
     return sim
 
 
-def _best(state: State, seat: str, candidates: list[Order], rng: Any) -> Order | None:
-    best: tuple[float, float] | None = None
-    chosen = None
+def _ranked(state: State, seat: str, candidates: list[Order], rng: Any) -> list[tuple[float, Order]]:
+    """The legal ``candidates`` with their greedy value, best first (ties broken by the dice)."""
+    keyed = []
     for order in candidates:
         sim = _try(state, seat, order)
-        if sim is None:
-            continue
-        key = (value_of(sim, seat, order), rng.random())
-        if best is None or key > best:
-            best, chosen = key, order
-    return chosen
+        if sim is not None:
+            keyed.append((value_of(sim, seat, order), rng.random(), order))
+    keyed.sort(key=lambda k: (k[0], k[1]), reverse=True)
+    return [(v, o) for v, _, o in keyed]
+
+
+def _best(state: State, seat: str, candidates: list[Order], rng: Any) -> Order | None:
+    ranked = _ranked(state, seat, candidates, rng)
+    return ranked[0][1] if ranked else None
+
+
+def _decide(state: State, seat: str, candidates: list[Order], rng: Any) -> Order | None:
+    """The greedy choice with its best bonus; solo: the greedy shortlist, each with its best
+    bonus and the bonuses that pay later (Draw, Organize), played out to the round's scoring."""
+    ranked = _ranked(state, seat, candidates, rng)
+    if not ranked:
+        return None
+    if not state["solo"]:
+        return _with_bonus(state, seat, ranked[0][1], rng)
+    shortlist: list[tuple[float, Order]] = []
+    for value, order in ranked[:bot_solo.SHORTLIST]:
+        shortlist.append((value, _with_bonus(state, seat, order, rng)))
+        shortlist += [(value, {**order, **b}) for b in _later_bonuses(state, seat, order)]
+    return bot_solo.look_ahead(state, seat, shortlist, rng, evaluate)
+
+
+def _later_bonuses(state: State, seat: str, order: Order) -> list[Order]:
+    """The bonuses whose worth a look at the board does not show: Draw and Organize."""
+    sim = _try(state, seat, order)
+    if sim is None or not sim["bonus"] or order.get("action") == "SPY_FIRST":
+        return []
+    return [b for b in choices.bonuses(sim, seat) if b["bonus"] in ("DRAW", "ORGANIZE")]
 
 
 def value_of(sim: State, seat: str, order: Order) -> float:
@@ -188,8 +236,7 @@ def best_order(state: State, seat: str, rng: Any) -> Order:
     if phase == "unrest":
         return unrest_choice(state, seat, rng)
     if phase == "part2":
-        places = _places()
-        return _with_bonus(state, seat, _best(state, seat, places, rng) or places[0], rng)
+        return _decide(state, seat, _places(), rng) or _places()[0]
     candidates: list[Order] = []
     for card in sorted(state["hands"][seat], key=data.CARD_ORDER.__getitem__):
         parts = [p for group in choices.action_options(state, seat, card) for p in group]
@@ -197,8 +244,7 @@ def best_order(state: State, seat: str, rng: Any) -> Order:
             parts = rng.sample(parts, MAX_PER_CARD)
         # Cheap cards keep the calendar slow; expensive ones are weighed by what they do.
         candidates += [{"type": "PLAY", "card": card, **p} for p in parts]
-    chosen = _best(state, seat, candidates, rng) or choices.default_play(state, seat)
-    return _with_bonus(state, seat, chosen, rng)
+    return _decide(state, seat, candidates, rng) or choices.default_play(state, seat)
 
 
 def unrest_choice(state: State, seat: str, rng: Any) -> Order:
@@ -206,4 +252,7 @@ def unrest_choice(state: State, seat: str, rng: Any) -> Order:
     options = [{"type": "UNREST", "choice": "SCORE"}]
     options += [{"type": "UNREST", "choice": "BONUS", **b} for b in choices.bonuses(state, seat)
                 if b["bonus"] != "ORGANIZE"]
+    if state["solo"]:
+        ranked = _ranked(state, seat, options, rng)
+        return bot_solo.look_ahead(state, seat, ranked[:bot_solo.SHORTLIST], rng, evaluate) if ranked else options[0]
     return _best(state, seat, options, rng) or options[0]
