@@ -55,7 +55,7 @@ def test_conquest_every_turn_order_occurs_and_colours_are_drawn():
 
 def test_conquest_balance_gives_the_second_of_two_commanders_more_armies_in_round_one():
     rules = get_rules("conquest")
-    for balance, extra in ((False, 0), (True, 10)):
+    for balance, extra in ((False, 0), (True, 5)):
         game = start(rules, {"players": 2, "balance": balance}, "balance")
         first, second = game.state["order"]
         assert game.state["current"] == first and game.state["pools"] == {"G": 10}
