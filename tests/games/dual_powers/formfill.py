@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from random import Random
 from typing import Any
 
@@ -69,3 +70,18 @@ def legal_values(form: dict[str, Any], rng: Random) -> dict[str, Any]:
                 if picks:
                     values[name] = rng.choice(picks)
     return values
+
+
+def each_turn(app: Any, game_id: int, most: int) -> Iterator[tuple[Any, str, list[dict[str, Any]]]]:
+    """(the game, a seat that owes, its forms) once per step and seat, up to ``most`` times, while the
+    game runs: the caller answers each before the next is read."""
+    from tests.platform.helpers import game_row
+
+    sent: set[tuple[int, str]] = set()
+    for _ in range(most):
+        game = game_row(app, game_id)
+        if not game.owed or game.status != "running":
+            return
+        seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
+        sent.add((game.step_no, seat))
+        yield game, seat, game.owed[seat]["forms"]

@@ -18,7 +18,7 @@ from app.i18n.gametext import render
 from app.models import Order
 from tests.platform.helpers import create_game, csrf_of, game_row, path_of, step_of
 
-from .formfill import kind_of, legal_values
+from .formfill import each_turn, kind_of, legal_values
 
 
 @pytest.fixture
@@ -47,14 +47,7 @@ def test_each_form_of_real_prompts_posts_a_legal_order(app, client, runner, fixe
     links = {s["seat"]: s["link"] for s in made["seats"]}
     rng = Random(7)
     posted: dict[str, int] = {}
-    sent: set[tuple[int, str]] = set()
-    for _ in range(120):
-        game = game_row(app, made["game"])
-        if not game.owed or game.status != "running":
-            break
-        seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
-        sent.add((game.step_no, seat))
-        forms = game.owed[seat]["forms"]
+    for _game, seat, forms in each_turn(app, made["game"], 120):
         # each kind of form in turn: the least posted first
         index = min(range(len(forms)), key=lambda i: (posted.get(kind_of(forms[i]), 0), rng.random()))
         values = legal_values(forms[index], rng)
@@ -192,14 +185,7 @@ def test_every_offered_action_and_bonus_action_is_legal(app, client, runner, mon
     links = {s["seat"]: s["link"] for s in made["seats"]}
     rng = Random(seed)
     checked = bonus_checked = bonus_posted = 0
-    sent: set[tuple[int, str]] = set()
-    for _ in range(40):
-        game = game_row(app, made["game"])
-        if not game.owed or game.status != "running":
-            break
-        seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
-        sent.add((game.step_no, seat))
-        forms = game.owed[seat]["forms"]
+    for game, seat, forms in each_turn(app, made["game"], 40):
         html = client.get(path_of(links[seat])).get_data(as_text=True)
         staged: list[tuple[int, str, str]] = []
         for i, form in enumerate(forms):

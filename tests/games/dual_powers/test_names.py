@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from tests.platform.helpers import create_game, game_row, mails, path_of
 
-from .formfill import kind_of, legal_values
+from .formfill import each_turn, kind_of, legal_values
 from .test_forms import _post
 
 UNIT = {"en": ("red unit", "white unit"), "pt": ("unidade vermelha", "unidade branca"),
@@ -42,15 +42,8 @@ def test_no_unit_or_card_code_in_pages_mails_and_reports(app, client, runner, mo
     for link in links.values():
         client.get(path_of(link) + f"?lang={lang}")  # the player reads this language from now on
     rng = Random(5)
-    sent: set[tuple[int, str]] = set()
     pages = []
-    for _ in range(24):
-        game = game_row(app, made["game"])
-        if not game.owed or game.status != "running":
-            break
-        seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
-        sent.add((game.step_no, seat))
-        forms = game.owed[seat]["forms"]
+    for _game, seat, forms in each_turn(app, made["game"], 24):
         pages.append(client.get(path_of(links[seat])).get_data(as_text=True))
         # recruit and move first, so that units stand on the board and show in the log
         index = min(range(len(forms)), key=lambda i: (["recruit", "move", "double", "refresh"] + [kind_of(forms[i])])
