@@ -241,7 +241,6 @@ def _with_reports(app: Flask, engine: Any, rows: list[OutboxMail]):
             known.append((report, link))
             if report is not None:
                 jobs.append((report.context, link))
-        session.expunge_all()
     results = render_batch(app, jobs)
     for row, (report, link) in zip(rows, known, strict=True):
         if report is None:

@@ -89,9 +89,7 @@ def test_b18_hanging_smtp_times_out_and_never_blocks_turns(app, client, runner):
 
     def deliver():
         with app.app_context():
-            started = time.monotonic()
             result["counts"] = deliver_pending()
-            result["seconds"] = time.monotonic() - started
 
     try:
         worker = threading.Thread(target=deliver)
