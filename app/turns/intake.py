@@ -101,6 +101,7 @@ def take_order(
     max_chars: int | None = None,
     since: datetime | None = None,
     max_attempts: int = 5,
+    game: Game | None = None,
 ) -> Taken:
     """Take one order for ``seat``: typed text in the game's notation, or a posted prompt form.
 
@@ -118,8 +119,10 @@ def take_order(
     :param max_chars: refuse longer text (``Problem.TOO_LONG``).
     :param since: an interrupted earlier attempt to take this same text began then:
         if an order with this text from ``source`` was stored since, it counts.
+    :param game: the seat's game as the caller has just read it (a page's request), used
+        as is when it is at ``step_no``; the game is read again otherwise.
     """
-    game, prompt, stale = _look(engine, seat, step_no)
+    game, prompt, stale = _look(engine, seat, step_no, game)
     if isinstance(text_or_form, str):
         return _take_text(engine, game, seat, text_or_form, OrderSource(source), prompt=prompt, stale=stale,
                           step_no=step_no, max_chars=max_chars, since=since, max_attempts=max_attempts)
@@ -151,8 +154,12 @@ def take_order(
     return _store(engine, game, seat, order, "", OrderSource(source), prompt, step_no, None, max_attempts)
 
 
-def _look(engine: Engine, seat: Seat, step_no: int | None) -> tuple[Game, dict[str, Any] | None, bool]:
-    """(the game now, the seat's open prompt, whether ``step_no`` is stale), read in a short session."""
+def _look(engine: Engine, seat: Seat, step_no: int | None,
+          read: Game | None = None) -> tuple[Game, dict[str, Any] | None, bool]:
+    """(the game now, the seat's open prompt, whether ``step_no`` is stale), read in a short session
+    (or ``read``, the game the caller has just read, when it is at ``step_no``)."""
+    if read is not None and read.id == seat.game_id and step_no is not None and read.step_no == step_no:
+        return read, read.owed.get(seat.seat) if read.status == GameStatus.RUNNING else None, False
     with Session(engine, expire_on_commit=False) as session:
         game = session.get(Game, seat.game_id)
         if game is None:
@@ -243,7 +250,7 @@ def _store(engine: Engine, game: Game, seat: Seat, order: OrderData, text: str, 
                            reload=False)
         try:
             row, resolved = accept_order(engine, game.id or 0, seat.id or 0, order, step_no=at, text=text,
-                                         source=source, max_attempts=max_attempts)
+                                         source=source, max_attempts=max_attempts, checked=(game, seat))
         except StepClosed:
             game, fresh, _stale = _look(engine, seat, None)
             if step_no is not None or fresh is None:

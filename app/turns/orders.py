@@ -13,8 +13,9 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.db import write_session
 from app.games import get_rules
@@ -107,20 +108,70 @@ def _accept(engine: Engine, game_id: int, seat_pk: int, closed: int, max_attempt
 
 
 def accept_order(engine: Engine, game_id: int, seat_pk: int, order: OrderData, *, step_no: int, text: str = "",
-                 source: OrderSource | str = OrderSource.WEB, max_attempts: int = 5) -> tuple[Order, bool]:
+                 source: OrderSource | str = OrderSource.WEB, max_attempts: int = 5,
+                 checked: tuple[Game, Seat] | None = None) -> tuple[Order, bool]:
     """Store an order (web form or mail) and resolve the step at once if it is now due.
 
     Commits: the order in a write transaction of its own, then each resolved step (``process_game``).
     Returns the stored order and whether the step resolved.
 
+    ``checked``: the game and seat as the caller read them just before (a page's request).
+    When that game is at ``step_no``, the order is validated against it before the write
+    transaction, and the transaction only checks that the step is still open (a game's
+    state and owed seats change only with its step number) and writes the order: the
+    write lock is held for a few statements.
+
     :raises StepClosed: the step is no longer open.
     :raises IllegalOrder: the rules refuse the order (nothing is stored).
     """
+    if checked is not None and checked[0].step_no == step_no and checked[0].id == game_id:
+        stored = _store_checked(engine, checked[0], checked[1], order, text, OrderSource(source))
+        if stored is not None:
+            row, due = stored
+            return row, due and process_game(engine, game_id, utcnow(), max_attempts=max_attempts) > 0
+
     def store(session: Session, game: Game, seat: Seat) -> tuple[Order, bool]:
         row = submit_order(session, game, seat, order, step_no=step_no, text=text, source=source, locked=True)
         return row, game.all_in and (game.resolve_early or len(game.owed) == 1)
 
     return _accept(engine, game_id, seat_pk, step_no, max_attempts, store)
+
+
+def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, text: str,
+                   source: OrderSource) -> tuple[Order, bool] | None:
+    """Store an order validated against ``game`` as read before, if its step is still the open one.
+
+    (the stored order, whether the step may be due now), or None when the game moved on
+    meanwhile (the caller takes the full path, which tells a closed step from an
+    unchanged decision).
+    """
+    if game.status != GameStatus.RUNNING or seat.seat not in game.owed or seat.game_id != game.id:
+        return None
+    rules = get_rules(game.slug)
+    rules.validate(game.state, seat.seat, order)  # before the write lock: the state of this step
+    text = text or rules.format(order)
+    now = utcnow()
+    with write_session(engine) as session:
+        live = session.execute(
+            select(Game.step_no, Game.status, Game.all_in).where(Game.id == game.id).with_for_update()
+        ).first()
+        if live is None or live[0] != game.step_no or live[1] != GameStatus.RUNNING:
+            return None
+        row = Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order, text=text,
+                    source=source, submitted_at=now)
+        session.add(row)
+        if source in PLAYER_SOURCES:  # the player is here: the ladder starts again
+            session.execute(
+                update(Seat).where(col(Seat.id) == seat.id, or_(col(Seat.missed) != 0, col(Seat.civil_disorder)))
+                .values(missed=0, civil_disorder=False).execution_options(synchronize_session=False))
+        session.flush()
+        have = set(session.exec(
+            select(Order.seat).where(Order.game_id == game.id, Order.step_no == game.step_no).distinct()).all())
+        all_in = bool(game.owed) and all(s in have for s in game.owed)
+        if all_in != live[2]:
+            session.execute(update(Game).where(col(Game.id) == game.id).values(all_in=all_in)
+                            .execution_options(synchronize_session=False))
+    return row, all_in and (game.resolve_early or len(game.owed) == 1)
 
 
 def decision_unchanged(session: Session, game: Game, seat_id: str, step_no: int) -> bool:

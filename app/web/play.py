@@ -236,7 +236,7 @@ def submit(token: str) -> Response:
     # waits for another would exhaust the pool under a burst of submissions
     get_session().close()
     taken = turns.take_order(seat, notation or form, OrderSource.WEB, engine=get_engine(), step_no=step_no,
-                             max_attempts=current_app.config["MAX_ATTEMPTS"])
+                             max_attempts=current_app.config["MAX_ATTEMPTS"], game=game)
     if taken.outcome is turns.Outcome.APPLIED and taken.row is not None:
         return redirect(f"/p/{token}?done=applied&r={taken.row.id}", code=303)
     if taken.outcome is turns.Outcome.STORED and taken.row is not None:

@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from app import turns
 from app.db import get_engine, make_engine
-from app.models import Event, OutboxMail, Step, utcnow
+from app.models import Event, Game, OutboxMail, Step, utcnow
 from tests.platform.helpers import create_game, game_row, post_form
 
 
@@ -118,3 +118,47 @@ def test_crash_at_any_point_changes_nothing(app, runner, monkeypatch, point):
     after = game_row(app, made["game"])
     assert (after.step_no, after.state) == (before.step_no, before.state)
     assert _counts(app, made["game"]) == (0, 0, 2)
+
+
+def test_an_order_checked_against_a_game_read_before_its_step_resolved_is_not_stored(app, client, runner):
+    """A page's request reads the game, then the step resolves before the order is written:
+    the order, checked against the old state, is refused as closed and nothing is stored."""
+    from app.models import Order, Seat
+
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"))
+    a, b = made["seats"]
+    with Session(get_engine(app), expire_on_commit=False) as s:
+        seen = s.get(Game, made["game"])  # what a's request read at step 1
+        seat_a = s.exec(select(Seat).where(Seat.game_id == made["game"], Seat.seat == a["seat"])).one()
+        s.expunge_all()
+    assert seen.step_no == 1 and a["seat"] in seen.owed
+    post_form(client, a["link"], {"n": "1"})
+    post_form(client, b["link"], {"n": "2"})  # all in: step 1 resolves, step 2 opens
+    assert game_row(app, made["game"]).step_no == 2
+    with app.app_context():
+        taken = turns.take_order(seat_a, "PICK 3", "web", engine=get_engine(app), step_no=1, game=seen)
+        with pytest.raises(turns.StepClosed):
+            turns.accept_order(get_engine(app), made["game"], seat_a.id, {"type": "PICK", "n": 3}, step_no=1,
+                               checked=(seen, seat_a))
+    assert taken.outcome is turns.Outcome.CLOSED
+    with Session(get_engine(app)) as s:
+        stored = s.exec(select(Order.step_no, Order.seat).where(Order.game_id == made["game"])).all()
+    assert sorted(stored) == [(1, a["seat"]), (1, b["seat"])]  # the two orders that resolved step 1, no more
+    assert game_row(app, made["game"]).step_no == 2
+
+
+def test_an_order_on_a_fresh_page_brings_the_seat_back_from_auto_command(app, client, runner):
+    from app.db import write_session
+    from app.models import Seat
+
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"))
+    a = made["seats"][0]
+    with write_session(get_engine(app)) as s:
+        seat = s.exec(select(Seat).where(Seat.game_id == made["game"], Seat.seat == a["seat"])).one()
+        seat.missed, seat.civil_disorder = 3, True
+        s.add(seat)
+    assert post_form(client, a["link"], {"n": "2"}).status_code == 303
+    with Session(get_engine(app)) as s:
+        seat = s.exec(select(Seat).where(Seat.game_id == made["game"], Seat.seat == a["seat"])).one()
+        assert (seat.missed, seat.civil_disorder) == (0, False)
+        assert not game_row(app, made["game"]).all_in
