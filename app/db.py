@@ -4,13 +4,24 @@ SQLite (the default) runs in WAL mode with a busy timeout, and write
 transactions start with ``BEGIN IMMEDIATE`` so that two writers queue instead
 of failing with "database is locked".  PostgreSQL works the same through
 ``DATABASE_URL``.
+
+A checkpoint copies SQLite's write-ahead log back into the database file (and
+waits for the disk twice).  SQLite's automatic checkpoint runs inside whichever
+commit crosses its threshold, so a player's order could pay for it, and the
+writers queued behind that order with it.  Here background work (the
+scheduler's jobs, the delivery workers) runs the checkpoint after it has left
+the writers' queue, at most once every ``CHECKPOINT_SECONDS``; SQLite's own
+stays as a safety net for a log grown past ``WAL_SAFETY_PAGES`` (no background
+work running).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import threading
+import time
 from collections.abc import Iterator
 
 import click
@@ -20,7 +31,18 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
+from app.priority import is_background
+
+log = logging.getLogger(__name__)
+
 _engines: dict[str, Engine] = {}
+
+#: SQLite's own checkpoint runs in a commit only when the log holds this many pages (about 40 MB)
+WAL_SAFETY_PAGES = 10000
+#: background work checkpoints the log at most this often
+CHECKPOINT_SECONDS = 1.0
+_last_checkpoint: dict[str, float] = {}
+_checkpoint_lock = threading.Lock()
 
 
 def make_engine(url: str) -> Engine:
@@ -38,6 +60,7 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA busy_timeout=30000")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA wal_autocheckpoint={WAL_SAFETY_PAGES}")
             cur.close()
 
         @event.listens_for(engine, "begin")
@@ -115,6 +138,30 @@ def write_session(engine: Engine | None = None) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+    if is_sqlite(engine) and is_background() and not getattr(_held, "depth", 0):
+        checkpoint(engine)
+
+
+def checkpoint(engine: Engine, *, every: float = CHECKPOINT_SECONDS) -> bool:
+    """Copy SQLite's write-ahead log into the database file (a passive checkpoint: it waits for
+    no reader or writer), unless this process did so less than ``every`` seconds ago; whether it ran."""
+    path = engine.url.database or ""
+    now = time.monotonic()
+    with _checkpoint_lock:
+        if now - _last_checkpoint.get(path, -every) < every:
+            return False
+        _last_checkpoint[path] = now
+    raw = engine.raw_connection()
+    try:
+        cur = raw.cursor()
+        cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        cur.close()
+    except Exception as exc:  # the write it follows is committed: a checkpoint not made now is made later
+        log.warning("checkpoint of %s failed: %s", path, exc)
+        return False
+    finally:
+        raw.close()
+    return True
 
 
 def close_session(_exc: BaseException | None = None) -> None:

@@ -25,8 +25,14 @@ DEFAULT_NICE = 5
 _done = threading.local()
 
 
+def is_background() -> bool:
+    """Whether this thread does background work (it called ``background``)."""
+    return bool(getattr(_done, "background", False))
+
+
 def background(config: Mapping[str, Any]) -> int:
     """Lower this thread's CPU priority once (idempotent per thread); the nice value it has after."""
+    _done.background = True
     want = int(config.get("BACKGROUND_NICE", DEFAULT_NICE))
     if want <= 0 or not hasattr(os, "setpriority") or getattr(_done, "nice", None) is not None:
         return getattr(_done, "nice", 0) or 0

@@ -1,0 +1,39 @@
+"""SQLite's write-ahead log is copied back into the database by background work, never inside a player's commit."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from sqlalchemy import text
+
+from app.db import make_engine, write_session
+from app.priority import background
+
+
+def _write(engine, n: int) -> None:
+    for i in range(n):
+        with write_session(engine) as session:
+            session.execute(text("INSERT INTO filler (data) VALUES (:d)"), {"d": f"{i:06d}" * 400})
+
+
+def test_requests_leave_the_checkpoint_to_background_work(tmp_path):
+    path = tmp_path / "ckpt.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    with write_session(engine) as session:
+        session.execute(text("CREATE TABLE filler (id INTEGER PRIMARY KEY, data TEXT)"))
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() >= 10000
+    size_before = os.path.getsize(path)
+    _write(engine, 1500)  # about 3,000 pages: SQLite alone would have checkpointed (at 1,000) inside a commit
+    assert os.path.getsize(path) == size_before, "a request's commit copied the log into the database"
+
+    def scheduler_job() -> None:
+        background({"BACKGROUND_NICE": 0})
+        _write(engine, 1)
+
+    job = threading.Thread(target=scheduler_job)
+    job.start()
+    job.join()
+    assert os.path.getsize(path) > size_before + 3_000_000, "background work did not checkpoint the log"
+    engine.dispose()
