@@ -28,6 +28,7 @@ from app.logs import RedactingRequestHandler
 from app.mail import deliver_pending
 from app.mailin.cli import register as register_mailin
 from app.models import Game, Player, Seat
+from app.priority import settle_heap
 from app.verify import verify_command
 from jobs import init_scheduler, jobs_cli
 
@@ -131,6 +132,7 @@ def serve(host: str, port: int) -> None:
 
 
 def serve_forever(app: Flask, host: str, port: int) -> None:
+    settle_heap()
     init_scheduler(app)
     click.echo(f"Serving on http://{host}:{port}/ (scheduler running)")
     run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=RedactingRequestHandler)

@@ -12,6 +12,7 @@ needs no privilege; nothing here ever raises one.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -46,3 +47,19 @@ def background(config: Mapping[str, Any]) -> int:
         target = 0
     _done.nice = target
     return target
+
+
+def settle_heap() -> None:
+    """Load every game, then take what is loaded out of the garbage collector's full passes.
+
+    A long-running process (the scheduler, a delivery worker, the embedded server)
+    holds hundreds of thousands of long-lived objects: the games, their data and the
+    templates.  Each full collection would scan them all, and one landing while a
+    step holds the write lock keeps players' orders waiting behind it.  (The web
+    workers do the same in ``gunicorn.conf.py``.)
+    """
+    from app.games import all_games  # deferred: this module is imported by the database layer
+
+    all_games()
+    gc.collect()
+    gc.freeze()

@@ -226,10 +226,11 @@ def external(db: str, tick: str, workers: int) -> int:
     """Storm an existing database (``submit_load.py`` runs this beside its web server)."""
     with benchlib.SmtpServer() as smtp:
         app = benchlib.make_app(db, smtp.port, create=False, RENDER_WORKERS=workers, REPORT_ISOLATE=False)
-        from app.priority import background
+        from app.priority import background, settle_heap
 
         background(app.config)  # as the scheduler's jobs do: players' orders first
         warm_pool(app, 0 if os.environ.get("PBEM_BENCH_SMOKE") else 2)
+        settle_heap()  # as the scheduler does when it starts
         print("STORM START", flush=True)
         res = run_storm(app, datetime.fromisoformat(tick), smtp.sink)
         res["mails_received"] = smtp.sink.count
@@ -276,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
             ideal_before = parallel_ideal(app, before, Counter({s: len(c) for s, c in before.items()}), m, cores)
             ideal_before_per_report = ideal_before / sum(len(c) for c in before.values())
         warm_pool(app, 0 if args.smoke else 2)
+        from app.priority import settle_heap
+
+        settle_heap()  # as the scheduler does when it starts
         sampler = benchlib.RssSampler()
         sampler.start()
         res = run_storm(app, tick_at, smtp.sink, progress=games >= 200)

@@ -27,6 +27,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 
 from app import turns
+from app.priority import settle_heap
 from jobs import deadlines, lease, reminders, worker
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ jobs_cli.add_command(worker.worker_command)
 def run() -> None:
     """Run the scheduler in the foreground; while another one runs, wait as its hot standby."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    settle_heap()
     waiting = False
     while True:
         try:

@@ -22,7 +22,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from app.mail import deliver_pending
-from app.priority import background
+from app.priority import background, settle_heap
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ def worker_command(batch: int, poll: float, once: bool) -> None:
         stop[0] = True
 
     signal.signal(signal.SIGTERM, _stop)
+    settle_heap()
     click.echo(f"delivery worker running (batch {batch}, Ctrl-C to stop)")
     handled = work(app, batch=batch, poll=poll, once=once, stop=stop)
     click.echo(f"delivery worker stopped after {handled} mails")

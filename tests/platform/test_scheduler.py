@@ -117,3 +117,27 @@ def test_the_sweep_and_the_delivery_worker_run_below_the_web_requests_priority(a
     expected = min(19, web_thread + 4)
     assert seen == {"sweep": expected, "sweep again": expected, "worker": expected, "worker again": expected}
     assert _nice_of_this_thread() == web_thread, "the web request's thread keeps its priority"
+
+
+def test_the_scheduler_and_the_worker_keep_their_loaded_games_out_of_full_collections(app, monkeypatch):
+    """A full garbage collection scanning every loaded game must not land while a step holds the write lock."""
+    import gc
+    import sys
+
+    import jobs
+    from jobs import worker
+
+    settled = []  # at each freeze: whether every game was loaded before it
+    monkeypatch.setattr(gc, "freeze", lambda: settled.append(all(
+        f"app.games.{slug}.rules" in sys.modules for slug in ("conquest", "dual_powers", "duel", "empire"))))
+    monkeypatch.setattr(worker, "work", lambda *a, **k: 0)
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["jobs", "worker", "--once"]).exit_code == 0
+    assert settled == [True]
+
+    def no_scheduler(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(jobs, "init_scheduler", no_scheduler)
+    runner.invoke(args=["jobs", "run"])
+    assert settled == [True, True]
