@@ -24,7 +24,7 @@ from typing import Any
 
 from flask import Flask, current_app
 from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app import mailjobs, reports
 from app.calendar import one_deadline_ics
@@ -123,22 +123,13 @@ def report_filename(report: Report) -> str:
     return f"{slug}-{report.game_id}-step{report.step_no}-{report.seat}.pdf"
 
 
-def _claim(session: Session, mail: OutboxMail, now: datetime) -> bool:
-    result = session.execute(
-        update(OutboxMail)
-        .where(OutboxMail.id == mail.id, OutboxMail.status == "pending",
-               OutboxMail.next_attempt_at == mail.next_attempt_at)
-        .values(next_attempt_at=now + LEASE, attempts=OutboxMail.attempts + 1)
-    )
-    return result.rowcount == 1  # type: ignore[attr-defined]
-
-
 def claim_batch(engine: Any, now: datetime, limit: int) -> list[OutboxMail]:
     """Lease up to ``limit`` due mails to this process for ``LEASE`` (a killed worker's lease runs out).
 
     PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so workers on several hosts take
-    different mails without waiting on each other.  SQLite: one write
-    transaction claims the batch with conditional updates (one wait for the
+    different mails without waiting on each other.  SQLite: one short write
+    transaction keeps the mails still due (another process may have taken some
+    since they were read) and leases them in one statement (one wait for the
     write lock, not one per mail).  The rows keep the values read before the claim.
     """
     due = (select(OutboxMail).where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
@@ -157,8 +148,17 @@ def claim_batch(engine: Any, now: datetime, limit: int) -> list[OutboxMail]:
         rows = list(session.exec(due).all())
     if not rows:
         return []
-    with write_session(engine) as session:
-        return [row for row in rows if _claim(session, row, now)]
+    with write_session(engine) as session:  # two statements: the write lock is held briefly
+        still_due = set(session.exec(
+            select(OutboxMail.id).where(col(OutboxMail.id).in_([r.id for r in rows]), OutboxMail.status == "pending",
+                                        OutboxMail.next_attempt_at <= now)).all())
+        if still_due:
+            session.execute(
+                update(OutboxMail).where(col(OutboxMail.id).in_(still_due))
+                .values(next_attempt_at=now + LEASE, attempts=OutboxMail.attempts + 1)
+                .execution_options(synchronize_session=False)
+            )
+        return [row for row in rows if row.id in still_due]
 
 
 def _smtp(app: Flask) -> smtplib.SMTP:
