@@ -322,3 +322,23 @@ def test_b22_permanent_refusal_marks_the_mail_failed_game_unaffected(app, client
     finally:
         server.stop()
     assert [m.status for m in mails(app, to_addr="gone@example.org")] == ["failed", "failed"]
+
+
+def test_a_mail_batch_taken_by_another_process_meanwhile_is_not_sent_twice(app, runner, monkeypatch):
+    """Two deliverers read the same due mails; the one that leases them second gets none of them."""
+    create_game(runner)
+    engine, now = get_engine(app), utcnow() + timedelta(seconds=1)
+    due = len(mails(app, status="pending"))
+    assert due >= 2
+    other: list = []
+    plain = mailmod.write_session
+
+    def the_other_process_first(eng):
+        monkeypatch.setattr(mailmod, "write_session", plain)
+        other.extend(mailmod.claim_batch(eng, now, 50))  # it read and leased them after we read them
+        return plain(eng)
+
+    monkeypatch.setattr(mailmod, "write_session", the_other_process_first)
+    assert mailmod.claim_batch(engine, now, 50) == []
+    assert len(other) == due
+    assert all(m.attempts == 1 for m in mails(app, status="pending"))
