@@ -19,6 +19,7 @@ from app.i18n.terms import N_
 from app.models import Game, InboundMail, League, Player, Seat, Step
 from app.notices import notice, seat_name
 from app.outbox import queue_mail
+from app.seats import game_seats
 
 #: The mails a bounce of which excuses a miss: the turn's mails and its reminders.
 TURN_MAIL_KINDS = ("start", "turn", "remind", "handover")
@@ -52,8 +53,8 @@ def _turn_mail(row: InboundMail) -> bool:
 
 def excuse(session: Session, game: Game, missing: list[str], now: datetime) -> datetime | None:
     """A new deadline when a missing seat's mail bounced (the step waits), else None; flushes."""
-    seats = session.exec(select(Seat).where(Seat.game_id == game.id, col(Seat.seat).in_(missing))).all()
-    excused = {s.id: s for s in bounced_seats(session, game, list(seats))}
+    seats = [s for s in game_seats(session, game.id) if s.seat in missing]
+    excused = {s.id: s for s in bounced_seats(session, game, seats)}
     if not excused:
         return None
     league = session.get(League, game.league_id) if game.league_id else None

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from app import bounces
 from app.i18n.terms import N_
-from app.models import Game, League, Seat
+from app.models import Game, League
 from app.notices import notice, seat_name
+from app.seats import game_seats
 
 PLAIN_CIVIL_DISORDER_AFTER = 3
 
@@ -43,7 +44,7 @@ def on_missed(session: Session, game: Game, missing: list[str], now: datetime) -
     league = _league(session, game)
     if league is None or league.max_extensions <= 0:
         return None
-    seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+    seats = game_seats(session, game.id)
     excused = [s for s in seats if s.seat in missing and s.player_id and not s.civil_disorder
                and s.extensions_used < league.max_extensions]
     if not excused:

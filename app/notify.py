@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import render_template
+from sqlalchemy import insert
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
@@ -24,6 +25,7 @@ from app.kinds import GameStatus, OutboxStatus
 from app.models import Event, Game, MailJob, Player, Report, Seat, Step, iso
 from app.outbox import queue_mail
 from app.report_html import map_view
+from app.seats import game_seats
 from app.tokens import LINK_PLACEHOLDER
 
 
@@ -193,8 +195,10 @@ def turn_reports(session: Session, game: Game, rules: Rules, seats: list[Seat], 
 def queue_turn_reports(session: Session, game: Game, now: datetime) -> None:
     """Name the reports and mails of the step just opened; ``app.mailjobs`` builds them after commit."""
     kind = "end" if game.status == GameStatus.FINISHED else "turn"
-    for seat, _player in _seat_players(session, game):
-        session.add(MailJob(game_id=game.id or 0, step_no=game.step_no, seat=seat.seat, kind=kind, created_at=now))
+    jobs = [{"game_id": game.id or 0, "step_no": game.step_no, "seat": seat.seat, "kind": kind, "created_at": now}
+            for seat in game_seats(session, game.id) if seat.player_id]  # a bot's seat gets no mail
+    if jobs:  # in one statement
+        session.execute(insert(MailJob), jobs)
 
 
 def prepare_step(session: Session, jobs: list[MailJob]) -> list[Prepared | None]:

@@ -11,8 +11,9 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, select
 
 from app.i18n.terms import N_
-from app.models import Absence, Game, League, LeagueMember, Seat
+from app.models import Absence, Game, League, LeagueMember
 from app.notices import Refusal
+from app.seats import game_seats
 
 DEFAULT_DAYS = 14
 
@@ -59,8 +60,7 @@ def away_until(session: Session, game: Game, seats: list[str], deadline: datetim
     """When the last owed player who is away at ``deadline`` comes back (None: nobody away)."""
     if not seats or game.id is None:
         return None
-    players = [s.player_id for s in session.exec(select(Seat).where(Seat.game_id == game.id)).all()
-               if s.seat in seats and s.player_id]
+    players = [s.player_id for s in game_seats(session, game.id) if s.seat in seats and s.player_id]
     if not players:
         return None
     rows = session.exec(select(Absence).where(Absence.player_id.in_(players),  # type: ignore[attr-defined]

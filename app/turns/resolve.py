@@ -21,7 +21,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import insert, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -31,8 +31,9 @@ from app.games import get_rules
 from app.games.base import Rules, bot_order, step_rng
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
-from app.models import Event, Game, Order, Seat, Step, iso, utcnow
+from app.models import Event, Game, Order, Step, iso, utcnow
 from app.notices import notice, order_words, played_for, seat_name
+from app.seats import game_seats, read_once
 from app.turns.store import current_orders, id_of, update_all_in
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,11 @@ def resolve_step(
     game = _claim(session, game_id, step_no)
     if game is None:
         return None
+    with read_once(session, game.id):
+        return _resolve_claimed(session, game, step_no, now, force)
+
+
+def _resolve_claimed(session: Session, game: Game, step_no: int, now: datetime, force: bool) -> Game | None:
     rules = get_rules(game.slug)
     state = game.state
     have = {seat: row.order for seat, row in current_orders(session, game.id, step_no).items()}
@@ -100,7 +106,7 @@ def resolve_step(
             return None
     if not missing and not (early or overdue or force):
         return None
-    seats = {s.seat: s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    seats = {s.seat: s for s in game_seats(session, game.id)}
     cd_after = ladder.civil_disorder_after(session, game)
     kept: list[str] = []  # seats whose own standing order is used (``app.standing``)
     for seat_id in missing:
@@ -162,8 +168,9 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
     )
     if closed.rowcount != 1:  # type: ignore[attr-defined]
         raise RuntimeError(f"game {game.id} has no open step {step_no}")
-    for seq, ev in enumerate(events):
-        session.add(event_row(game, rules, step_no, seq, ev, now))
+    if events:  # in one statement (nothing reads them back in this transaction)
+        session.execute(insert(Event), [event_row(game, rules, step_no, seq, ev, now).model_dump(exclude={"id"})
+                                        for seq, ev in enumerate(events)])
     game.step_no = step_no + 1
     game.attempts = 0
     game.last_error = ""
@@ -192,7 +199,7 @@ def open_step(
     session.add(Step(game_id=id_of(game), step_no=game.step_no, turn_key=key, state=state, owed=owed,
                      opened_at=now, deadline=game.deadline))
     session.flush()
-    seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+    seats = game_seats(session, game.id)
     for seat in seats:
         if seat.is_bot and seat.seat in owed:
             order = bot_order(rules, state, seat.seat, step_rng(game.seed, game.step_no, f"bot:{seat.seat}"))
