@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Flask, Response, g, request
 from sqlmodel import Session, col, select
 
-from app.db import get_engine, write_session
+from app.db import get_engine, get_session, write_session
 from app.i18n.lang import LANGUAGES, normalize
 from app.models import Player, Seat
 from app.tokens import hash_token, looks_like_token
@@ -54,8 +54,7 @@ def _remember() -> None:
         return
     endpoint = request.endpoint or ""
     asked = asked_language()
-    with Session(get_engine()) as session:
-        found = _player(session, endpoint, str(token))
+    found = _player(get_session(), endpoint, str(token))  # the request's read session: the page reads on in it
     if found is None:
         return
     player_id, language = found
