@@ -8,7 +8,7 @@ from random import Random
 
 import pytest
 
-from tests.browser import open_page, overflow, shot
+from tests.browser import SCREENSHOTS, open_page, overflow, shot
 from tests.platform.helpers import create_game, game_row
 
 from .formfill import kind_of, legal_values
@@ -113,4 +113,6 @@ def test_leaders_on_the_board_are_named_in_the_pages_language_inside_their_token
     found = page.evaluate(TOKENS, sorted(LEADERS[lang] | others))
     assert found and all(f["label"] in LEADERS[lang] and f["inside"] for f in found), found
     shot(page, f"dual_powers-leaders-{lang}-phone")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("svg:visible").first.screenshot(path=str(SCREENSHOTS / f"dual_powers-leaders-{lang}-board.png"))
     page.context.close()
