@@ -4,6 +4,7 @@ step whose address does not carry the form token."""
 
 from __future__ import annotations
 
+from random import Random
 from urllib.parse import parse_qsl
 
 import pytest
@@ -95,6 +96,70 @@ def test_without_javascript_the_recruit_forms_bonus_comes_on_a_second_step(live,
     assert all(b.get("bonus_token") != unit for b in offered if b["bonus"] == "RECRUIT")
     shot(page, f"dual_powers-recruit-bonus-nojs-2-{size}")
     box.locator("select[name=combo]").select_option(index=len(offered))
+    box.locator("button[type=submit]").first.click()
+    page.wait_for_load_state()
+    assert "Your order" in page.inner_text("body")
+    page.context.close()
+
+
+def _leader_pair(form: dict) -> tuple[dict, dict] | None:
+    """Two Leader actions differing only by the special ability (off, on) after which different bonus
+    actions are legal: their fields and legal bonus actions."""
+    keys = form["action_fields"]
+    at = keys.index("special")
+    for key, legal in form["after"].items():
+        parts = key.split("|")
+        if parts[at] != "1" or parts[keys.index("special_first")]:
+            continue
+        plain = [p if i < at else "" for i, p in enumerate(parts)]
+        other = form["after"].get("|".join(plain))
+        if other is not None and {(b["bonus"], b["bonus_token"]) for b in (form["bonuses"][k] for k in legal)} != \
+                {(b["bonus"], b["bonus_token"]) for b in (form["bonuses"][k] for k in other)}:
+            on = dict(zip(keys, parts, strict=True))
+            return on, {"on": [form["bonuses"][k] for k in legal], "off": [form["bonuses"][k] for k in other]}
+    return None
+
+
+def _leader_with_bonus(app, client, runner):
+    from tests.platform.helpers import create_game
+
+    from .formfill import each_turn, kind_of, legal_values
+    from .test_forms import _post
+
+    made = create_game(runner, "dual_powers", ("sov@example.org", "gov@example.org"))
+    links = {s["seat"]: s["link"] for s in made["seats"]}
+    rng = Random(8)
+    for _game, seat, forms in each_turn(app, made["game"], 120):
+        for i, form in enumerate(forms):
+            if kind_of(form) == "leader" and form.get("after") and _leader_pair(form):
+                return links[seat], i, _leader_pair(form)
+        kinds = [kind_of(f) for f in forms]
+        index = kinds.index("recruit") if "recruit" in kinds and rng.random() < 0.7 else rng.choice(range(len(forms)))
+        assert _post(client, links[seat], legal_values(forms[index], rng), index).status_code == 303
+    raise AssertionError("no Leader form whose bonus actions change with the special ability")
+
+
+@pytest.mark.parametrize("size", ["phone", "desk"])
+def test_with_javascript_the_leader_forms_bonus_fields_follow_the_special_ability(live, client, runner, chromium,
+                                                                                 fixed_seed, size):
+    link, index, (on, legal) = _leader_with_bonus(live, client, runner)
+    page = open_page(chromium, link, size)
+    box = _open(page, index)
+    box.locator("select[name=card]").select_option(on["card"])
+    box.locator("select[name=region]").select_option(on["region"])
+    for state in ("off", "on", "off"):
+        box.locator("input[name=special]").set_checked(state == "on")
+        if state == "on" and on.get("connection"):
+            box.locator("select[name=connection]").select_option(on["connection"])
+        kinds = {b["bonus"] for b in legal[state]}
+        assert _options(box.locator("select[name=bonus]")) == kinds, state
+        kind = "MOVE" if "MOVE" in kinds else sorted(kinds)[0]
+        box.locator("select[name=bonus]").select_option(kind)
+        tokens = {b["bonus_token"] for b in legal[state] if b["bonus"] == kind and b["bonus_token"]}
+        if tokens:
+            assert _options(box.locator("select[name=bonus_token]")) == tokens, state
+    assert overflow(page) == 0
+    shot(page, f"dual_powers-leader-bonus-js-{size}")
     box.locator("button[type=submit]").first.click()
     page.wait_for_load_state()
     assert "Your order" in page.inner_text("body")
