@@ -36,7 +36,7 @@ OPTIONS = ({}, {"solo": True, "difficulty": 2, "faction": "SOV"}, {"solo": True,
 SEEDS = (1, 2, 3)
 
 #: glossary kinds whose entries are proper names (the same words may stay in every language)
-PROPER = ("region.", "connection.", "leader.", "title")
+PROPER = ("region.", "connection.", "leader.", "short.", "title")  # short.: leaders' initials on the board
 #: words spelled the same in the other languages (codes and the order language stay as they are)
 ALLOWED = {"json", "special", "special_first", "none", "trotsky", "kerensky", "kornilov", "kollontai",
            "trot"}  # TROT: the Trotsky tokens' short label on the board, beside LEN, KER... (codes)

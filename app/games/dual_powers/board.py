@@ -69,7 +69,8 @@ def _token(x: float, y: float, tok: dict[str, Any], tr: Render) -> str:
     else:
         rect = (f'<rect x="{x:.0f}" y="{y:.0f}" width="58" height="30" rx="4" fill="url(#dp-hatch)" '
                 f'stroke="{stroke}" stroke-width="2" stroke-dasharray="4 3"/>')
-    label = str(tok.get("short") or tok["id"])
+    short = tok.get("short") or tok["id"]
+    label = tr(short) if isinstance(short, dict) else str(short)
     title = f"<title>{escape(tr(tok['name']))} ({escape(tok['id'])})</title>" if "name" in tok else ""
     return ("<g>" + title + rect + _t(x + 4, y + 20, label, 13 if len(label) <= 3 else 11, weight="bold")
             + _t(x + 54, y + 20, tok["strength"], 15, "end", "bold") + "</g>")

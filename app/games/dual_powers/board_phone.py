@@ -86,7 +86,8 @@ def _connection(conn: dict[str, Any]) -> str:
 def _token(x: float, y: float, tok: dict[str, Any], tr: Render) -> str:
     stroke = OWNER_STROKE.get(tok["owner"], "#000")
     fill, dash = ("#fff", "") if tok["fresh"] else ("url(#dp-hatch-n)", ' stroke-dasharray="4 3"')
-    label = str(tok.get("short") or tok["id"])
+    short = tok.get("short") or tok["id"]
+    label = tr(short) if isinstance(short, dict) else str(short)
     return (f'<rect x="{x:.0f}" y="{y:.0f}" width="56" height="27" rx="4" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="2.5"{dash}><title>{escape(tr(tok["name"]))} ({escape(tok["id"])})</title></rect>'
             + _t(x + 4, y + 19, label, 13 if len(label) <= 3 else 11, weight="bold")

@@ -158,9 +158,18 @@ BONUS_LABELS = {"bonus": msg("field.bonus"), "bonus_token": msg("field.bonus_tok
                 "bonus_to": msg("field.bonus_to")}
 
 
+def _key_part(value: Any) -> str:
+    """A field's value as a page posts it: ticked boxes sorted and joined by ",", a ticked box "1"."""
+    if isinstance(value, list):
+        return ",".join(sorted(str(v) for v in value))
+    if value is True:
+        return "1"
+    return str(value or "")
+
+
 def action_key(option: Order, names: list[str]) -> str:
     """An action of a form as a key of its ``after`` (its fields' values joined by "|")."""
-    return "|".join(str(option.get(n) or "") for n in names)
+    return "|".join(_key_part(option.get(n)) for n in names)
 
 
 def bonus_plan(options: list[Order], names: list[str]) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
@@ -169,14 +178,16 @@ def bonus_plan(options: list[Order], names: list[str]) -> tuple[list[dict[str, A
     table: list[dict[str, Any]] = []
     at: dict[tuple[Any, ...], int] = {}
     after: dict[str, list[int]] = {}
+    key = ""
     for opt in options:
-        if not opt.get("bonus"):
+        if not opt.get("bonus"):  # an action, followed by itself with each bonus action
+            key = action_key(opt, names)
             continue
         triple = tuple(opt.get(f) for f in BONUS)
         if triple not in at:
             at[triple] = len(table)
             table.append(dict(zip(BONUS, triple, strict=True)))
-        after.setdefault(action_key(opt, names), []).append(at[triple])
+        after.setdefault(key, []).append(at[triple])
     return table, after
 
 
@@ -222,3 +233,16 @@ def bonus_fields(state: State, seat: str, cards: list[str] | None, required: boo
     rest = chain([o for o in options if "bonus_token" in o], ["bonus", "bonus_token", "bonus_to"], BONUS_LABELS,
                  state, {"bonus_token": False, "bonus_to": False})[1:]
     return [kind_field, *[f for f in rest if f["choices"]]]
+
+
+def staged_bonus(state: State, seat: str, options: list[Order], keys: list[str]) -> tuple[list[Field], dict[str, Any]]:
+    """The bonus fields of a form whose action is not a choice among ``combos`` (ticked units, a leader's
+    choices), and what the page needs to offer only the bonus actions legal after the action chosen:
+    ``bonuses``, ``after`` (per :func:`action_key` of ``keys``) and ``action_fields`` (``keys``).
+    ``options``: every legal action of the form, each with its card."""
+    full = with_bonuses(state, seat, options)
+    fields = tied_bonus(state, full)
+    if not fields:
+        return [], {}
+    table, after = bonus_plan(full, keys)
+    return fields, {"bonuses": table, "after": after, "action_fields": keys}

@@ -64,6 +64,23 @@ def _tied_form(state: State, label: str, action: str, full: list[dict[str, Any]]
                  combos=legal.combos([o for o in full if not o.get("bonus")], names), **extra)
 
 
+LEADER_KEYS = ("card", "region", "special", "special_first", "connection")
+
+
+def _leader_form(state: State, seat: str, leaders: list[str], fields: list[dict[str, Any]]) -> dict[str, Any]:
+    options = [{"card": c, **part} for c in leaders for part in choices.action_options(state, seat, c)[0]]
+    keys = [k for k in LEADER_KEYS if any(f["name"] == k for f in fields)]
+    bonus, extra = legal.staged_bonus(state, seat, options, keys)
+    if extra:  # "special first" ticked without the special ability: the same action as left unticked
+        special, first = keys.index("special"), keys.index("special_first")
+        for key in list(extra["after"]):
+            parts = key.split("|")
+            if not parts[special]:
+                parts[first] = "1"
+                extra["after"]["|".join(parts)] = extra["after"][key]
+    return _form(state, seat, "form.leader", "LEADER", leaders, fields + bonus, with_bonus=False, **extra)
+
+
 LABELS = {"card": msg("field.card"), "token": msg("field.token"), "to": msg("field.to"),
           "via": msg("field.via")}
 
@@ -82,7 +99,11 @@ def turn_forms(state: State, seat: str) -> list[dict[str, Any]]:
                   {"name": "units", "label": msg("field.units"), "type": "multi",
                    "choices": [{"value": u, "label": legal.unit_label(u), "title": u,
                                 "recruit": data.TOKENS[u]["recruit"]} for u in units]}]
-        forms.append(_form(state, seat, "form.recruit", "RECRUIT", recruiters, fields))
+        opts = [{"card": c, "action": "RECRUIT", "units": u} for c in recruiters
+                for u in choices.recruits(choices.after_card(state, seat, c), seat, data.CARDS[c]["recruit"])]
+        bonus, staged = legal.staged_bonus(state, seat, opts, ["card", "units"])
+        forms.append(_form(state, seat, "form.recruit", "RECRUIT", recruiters, fields + bonus, with_bonus=False,
+                           **staged))
     for action, label, names in (("MOVE", "form.move", ["card", "token", "to"]),
                                  ("DOUBLE", "form.double", ["card", "token", "to"])):
         opts = _options(state, seat, [c for c in commands if data.CARDS[c]["action"] == action], action)
@@ -115,7 +136,7 @@ def turn_forms(state: State, seat: str) -> list[dict[str, Any]]:
             field = _choice("connection", "field.connection", conns, False)
             field["depends_on"] = "card"
             fields.append(field)
-        forms.append(_form(state, seat, "form.leader", "LEADER", leaders, fields))
+        forms.append(_leader_form(state, seat, leaders, fields))
     spies = [c for c in leaders if data.CARDS[c]["special"] == "ESPIONAGE"]
     if spies:
         forms.append(_form(state, seat, "form.spy_first", "SPY_FIRST", spies,
@@ -140,6 +161,14 @@ def turn_prompt(state: State, seat: str) -> Prompt:
         "forms": turn_forms(state, seat),
         "seconds": 48 * HOUR,
     }
+
+
+def owing(state: State) -> list[str]:
+    """The seats that owe a decision now (the keys of :func:`owed`, without drawing its forms)."""
+    if state["phase"] == "objective":
+        return list(state["objective_owed"])
+    seat = rounds.current_seat(state)
+    return [] if seat is None else [seat]
 
 
 def owed(state: State) -> dict[str, Prompt]:

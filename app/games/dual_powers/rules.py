@@ -81,7 +81,7 @@ class DualPowersRules(BaseRules):
         return prompts.owed(state)
 
     def validate(self, state: State, seat: str, order: Order) -> None:
-        if seat not in self.owed(state):
+        if seat not in prompts.owing(state):
             if state["phase"] == "over":
                 raise TEXT.refuse("refuse.game_over")
             now = rounds.current_seat(state)

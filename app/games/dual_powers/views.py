@@ -43,13 +43,13 @@ def counted(tokens: list[str]) -> list[Any]:
     return [msg("token.count", n=n, token=named) if n > 1 else named for named, n in zip(names, counts, strict=True)]
 
 
-def short_label(token: str) -> str:
+def short_label(token: str) -> Any:
     """What a token shows on the board: a unit its printed values (2/1; X for an Opposition unit's
     difficulty), a leader the first letters of the name."""
     info = data.TOKENS[token]
     if info["kind"] in ("unit", "opp") or (info["kind"] == "neutral" and token != "T-NEU"):
         return f"{info['fresh']}/{'X' if info['exhausted'] is None else info['exhausted']}"
-    return {"T-NEU": "TROT", "T-RED": "TROT"}.get(token, token.replace("L-", ""))
+    return msg("short.TROT") if token in ("T-NEU", "T-RED") else msg(f"short.{token}")
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
