@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.empire import data
 from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
 #: The spec's error code of each refusal that is not named after its code (``refuse.E413``).
@@ -80,6 +81,11 @@ TEXT = EmpireCatalogue("empire", [
     T("resource_n.FOOD", "Food"),
     T("resource_n.POP", "Pop"),
     T("tribute.FREE", "free choice"),
+    # a troop's colour, as an adjective before "troop" ("Blue troop 2"; agrees with the word for troop)
+    T("troop_colour.BLUE", "Blue"),
+    T("troop_colour.GREEN", "Green"),
+    T("troop_colour.YELLOW", "Yellow"),
+    T("troop_colour.RED", "Red"),
     T("province.1", "Bluehold"),
     T("province.2", "Westwood"),
     T("province.3", "Eastwood"),
@@ -176,8 +182,8 @@ TEXT = EmpireCatalogue("empire", [
     T("label.position", "{troop} {mode} in {n}"),
     T("label.nothing", "nothing"),
     T("label.pair", "{a} + {b}"),
-    T("label.troop.S", "troop {id}"),
-    T("label.troop.H", "heavy troop {id}"),
+    T("label.troop.S", "{colour} troop {n}"),
+    T("label.troop.H", "{colour} heavy troop {n}"),
     T("label.troop.NEW", "the new heavy troop"),
     T("join.space", "{a} {b}"),
     T("join.comma", "{a}, {b}"),
@@ -186,16 +192,17 @@ TEXT = EmpireCatalogue("empire", [
     T("event.round_start", "Round {round} begins; {first} plays first. Turn 1: the tribute die "
                            "shows {roll}: tribute is {tribute}."),
     T("event.produce", "Turn 2: {seat} produces {what}."),
-    T("event.offer_all", "{seat} offers {id}: gives {give}, wants {get}, to everyone."),
-    T("event.offer_to", "{seat} offers {id}: gives {give}, wants {get}, to {to}."),
-    T("event.pact_proposed", "{seat} proposes pact {id} to {to} for {province}."),
-    T("event.offer_lacks", "Offer {id} fails: proposer lacks resources."),
-    T("event.offer_no_acceptor", "Offer {id} fails: no acceptor holds {get} any more."),
-    T("event.offer_not_taken", "Offer {id} is not taken (declined or unanswered)."),
-    T("event.trade", "Trade {id}: {seat} gives {give} to {partner} for {get}."),
-    T("event.offer_taken", "Offer {id} was taken by {partner}."),
-    T("event.pact", "Pact {id}: {a} and {b} protect {p} and {q} from each other this round."),
-    T("event.pact_declined", "Pact {id} was declined by {to}."),
+    T("event.offer_all", "{seat} offers {give} for {get} to everyone."),
+    T("event.offer_to", "{seat} offers {give} for {get} to {to}."),
+    T("event.pact_proposed", "{seat} proposes a pact to {to} for {province}."),
+    T("event.offer_lacks", "{seat}'s offer ({give} for {get}) fails: {seat} lacks the resources."),
+    T("event.offer_no_acceptor", "{seat}'s offer ({give} for {get}) fails: no one who accepted it holds "
+                                 "{get} any more."),
+    T("event.offer_not_taken", "{seat}'s offer ({give} for {get}) is not taken (declined or unanswered)."),
+    T("event.trade", "Trade: {seat} gives {give} to {partner} for {get}."),
+    T("event.offer_taken", "{seat}'s offer ({give} for {get}) was taken by {partner}."),
+    T("event.pact", "Pact: {a} and {b} protect {p} and {q} from each other this round."),
+    T("event.pact_declined", "{to} declined {seat}'s pact proposal for {province}."),
     T("event.order_unusable", "Your order could not be used ({why}); the default applies."),
     T("event.admin", "Turn 4: {seat} {actions}."),
     T("event.positions", "Turn 4 positions and modes: {positions}."),
@@ -232,7 +239,7 @@ TEXT = EmpireCatalogue("empire", [
     T("effect.no_building", "no {building}; loses {what}."),
     T("effect.nothing", "nothing happens."),
     T("effect.neutral", "{province} becomes neutral."),
-    T("effect.pacts_cancelled", "pacts cancelled: {pacts}."),
+    T("effect.pacts_cancelled", "pacts with {seats} cancelled."),
     T("effect.no_pact", "no pact to cancel."),
     T("effect.gains", "gains {what}."),
     T("effect.none", "no effect."),
@@ -274,12 +281,12 @@ TEXT = EmpireCatalogue("empire", [
     T("refuse.E305", "Must name another active player."),
     T("refuse.E306", "Only one pact proposal per round."),
     T("refuse.E307", "Province {province} is not yours."),
-    T("refuse.E311", "Offer {id} is not open to you."),
-    T("refuse.E312", "You hold {held}; offer {id} asks for {n}."),
-    T("refuse.E313", "Pact {id} was not proposed to you."),
+    T("refuse.E311", "Offer {n} from {seat} is not open to you."),
+    T("refuse.E312", "You hold {held}; {seat}'s offer asks for {n}."),
+    T("refuse.E313", "{seat} proposed no pact to you."),
     T("refuse.E314", "Province {province} is not yours."),
     T("refuse.E315", "Answer each offer or pact once."),
-    T("refuse.E004", "Troop {troop} does not exist or is not yours."),
+    T("refuse.E004", "{troop} does not exist or is not yours."),
     T("refuse.E401", "Only one market transaction per turn."),
     T("refuse.E402", "The market trades Wood, Stone, Iron or Food against Gold."),
     T("refuse.E403", "Buying needs {gold}; you hold {held}."),
@@ -291,16 +298,16 @@ TEXT = EmpireCatalogue("empire", [
     T("refuse.E409", "Infrastructure needs a province that produces a simple resource."),
     T("refuse.E410", "{building} costs {cost}; you hold {stock}."),
     T("refuse.E411", "You already have 5 heavy troops."),
-    T("refuse.E412", "Troop {troop} already has a move."),
+    T("refuse.E412", "{troop} already has a move."),
     T("refuse.E413", "{a} is not adjacent to {b}."),
     T("refuse.E414", "The mode must be Attack, Defence or Conquest."),
     T("refuse.E415", "Only a troop in Attack may target a player, and only another active player."),
-    T("refuse.E416", "Troop {troop} already has a mode."),
+    T("refuse.E416", "{troop} already has a mode."),
     T("refuse.E417", "A new heavy troop needs a heavy troop built this turn."),
     T("refuse.E418", "Name each troop once in the standing losses order."),
     T("refuse.E701_one", "Choose the troops to remove only once."),
     TN("refuse.E701", "You must remove exactly {n} troop.", "You must remove exactly {n} different troops."),
-    T("refuse.E702", "Troop {troop} does not belong to {seat}."),
+    T("refuse.E702", "{troop} does not belong to {seat}."),
     T("refuse.E703", "You are not the chooser for {seat}."),
     T("refuse.E801", "Routing {n} exceeds your population {pop}."),
     T("refuse.E802", "Province {province} is not yours."),
@@ -317,17 +324,17 @@ TEXT = EmpireCatalogue("empire", [
     T("line.offer", "Offer of {give} for {get}"),
     T("line.offer_to", "Offer of {give} for {get} to {seat}"),
     T("line.pact", "Pact with {seat} for {province}"),
-    T("line.accept_offer", "Accepting offer {id}"),
-    T("line.decline_offer", "Declining offer {id}"),
-    T("line.accept_pact", "Accepting pact {id} with {province}"),
-    T("line.decline_pact", "Declining pact {id}"),
+    T("line.accept_offer", "Accepting offer {n} from {seat}"),
+    T("line.decline_offer", "Declining offer {n} from {seat}"),
+    T("line.accept_pact", "Accepting {seat}'s pact, protecting {province}"),
+    T("line.decline_pact", "Declining {seat}'s pact"),
     T("line.buy", "Buying {got} for {gold}"),
     T("line.sell", "Selling {sold}"),
     T("line.build", "Build: {building} in {province}"),
     T("line.move", "Move: {troop} to {province}"),
     T("line.mode", "Mode of {troop}: {mode}"),
     T("line.mode_target", "Mode of {troop}: {mode}, target {seat}"),
-    T("line.losses", "Standing losses order {troops}"),
+    T("line.losses", "Standing losses order: {troops}"),
     T("line.lose", "Removing {troops}"),
     T("line.route_gold", "{n} Pop into Gold"),
     T("line.route_troops", "{n} Pop into troops in {province}"),
@@ -544,6 +551,8 @@ TEXT = EmpireCatalogue("empire", [
     T("board.col.spoils", "Spoils"),
     T("board.col.trade", "Trade"),
     TN("board.heavy", "{n} heavy", "{n} heavy"),
+    T("board.troop.S", "{colour} {n}"),
+    T("board.troop.H", "{colour} {n} heavy"),
     T("board.building.INF", "INF"),
     T("board.building.WALL", "WALL"),
 ])
@@ -580,9 +589,24 @@ def amounts(pairs: Any) -> dict[str, list[Any]]:
     return listing([amount(n, r) for r, n in items])
 
 
-def troop(tid: str, kind: str) -> Msg:
-    """``troop B-S1`` / ``heavy troop B-H1``: the rulebook's id with what it is."""
-    return msg(f"label.troop.{kind}", id=tid)
+def troop(tid: str, kind: str | None = None) -> Msg:
+    """``Blue troop 1`` / ``Blue heavy troop 2`` from the rulebook's id ``B-S1`` / ``B-H2`` (kept as
+    ``id`` for a tooltip); ``NEW`` is the heavy troop built this turn."""
+    if tid == "NEW":
+        return msg("label.troop.NEW")
+    colour = data.LETTER_COLOUR[tid[0]]
+    return msg(f"label.troop.{kind or tid[2]}", id=tid, colour=name("troop_colour", colour), n=int(tid[3:]))
+
+
+def troop_list(ids: list[str]) -> dict[str, list[Any]]:
+    """Troops by name, as a list (``Blue troop 1 and Blue heavy troop 2``)."""
+    return listing([troop(t) for t in ids])
+
+
+def offer_ref(oid: str) -> dict[str, Any]:
+    """The arguments naming an offer or a pact by its id alone (``B-O2``: ``n=2, seat=BLUE``)."""
+    tail = oid[3:]
+    return {"id": oid, "seat": seat_name(data.LETTER_COLOUR[oid[0]]), "n": int(tail) if tail.isdigit() else 0}
 
 
 def card(code: str) -> Msg:
@@ -604,10 +628,5 @@ def joined(parts: list[Any], how: str = "join.space") -> Any:
     return out
 
 
-def codes(items: list[str]) -> str:
-    """Codes (troop ids, pact ids) as the rulebook prints them: ``B-S1, B-S2``."""
-    return ", ".join(items)
-
-
 __all__ = ["TEXT", "CODES", "code_of", "troop", "seat_name", "res_name", "tribute_name", "province", "amount",
-           "amounts", "card", "objective", "joined", "codes"]
+           "amounts", "card", "objective", "joined", "troop_list", "offer_ref"]
