@@ -21,7 +21,7 @@ from app.games.empire.state import (
     troops_of,
     who,
 )
-from app.games.empire.text import amount, amounts, card, objective, province, tribute_name, troop, troop_list
+from app.games.empire.text import amount, amounts, card, card_told, objective, province, tribute_name, troop, troop_list
 from app.games.empire.windows import open_to
 from app.games.text import listing, msg, name
 
@@ -202,7 +202,7 @@ def apply_setback(state: State, seat: str, code: str) -> dict[str, Any]:
     if code == "S20":
         return msg("effect.none")
     pl["effects"].append(code)
-    return name("card_text", code)
+    return card_told(code, state["colour"][seat])
 
 
 def maintenance(state: State) -> Events:

@@ -149,6 +149,18 @@ TEXT = EmpireCatalogue("empire", [
     T("card_text.S18", "Gain 2 Food."),
     T("card_text.S19", "You pay no tribute this round."),
     T("card_text.S20", "No effect."),
+    # a card's text told of the player who revealed it (the log, the page): the cards say "you"
+    T("told.S08", "{seat} removes 1 of its troops (default loss rule)."),
+    T("told.S09", "{seat}'s lowest-numbered Infrastructure is destroyed; if none, {seat} loses 2 Wood."),
+    T("told.S10", "{seat}'s lowest-numbered Wall is destroyed; if none, {seat} loses 2 Stone."),
+    T("told.S11", "this round {seat}'s attack and conquest totals are -1."),
+    T("told.S12", "this round the defence totals of {seat}'s troops are -1."),
+    T("told.S13", "{seat}'s highest-numbered province without its troops or a centre becomes neutral."),
+    T("told.S14", "this round {seat} pays tribute twice."),
+    T("told.S15", "this round {seat}'s Maintenance costs +2 Food."),
+    T("told.S16", "this round {seat}'s Maintenance costs +2 Gold."),
+    T("told.S17", "every pact {seat} signed this round is cancelled now."),
+    T("told.S19", "{seat} pays no tribute this round."),
     T("objective.O1", "Dominion"),
     T("objective.O2", "Fortress realm"),
     T("objective.O3", "Prosperity"),
@@ -610,6 +622,14 @@ def offer_ref(oid: str) -> dict[str, Any]:
     return {"id": oid, "seat": seat_name(data.LETTER_COLOUR[oid[0]]), "n": int(tail) if tail.isdigit() else 0}
 
 
+def card_told(code: str, colour: str) -> Msg:
+    """What a setback card (``S12`` or an instance ``S12-1``) does, told of the player who revealed it."""
+    kind = code[:3]
+    if f"told.{kind}" in TEXT:
+        return msg(f"told.{kind}", seat=seat_name(colour))
+    return name("card_text", kind)
+
+
 def card(code: str) -> Msg:
     """A setback card instance ``S05-2`` by its name (the code is the rulebook's, not the player's)."""
     return msg("label.card", code=code, name=name("card", code[:3]))
@@ -630,4 +650,4 @@ def joined(parts: list[Any], how: str = "join.space") -> Any:
 
 
 __all__ = ["TEXT", "CODES", "code_of", "troop", "seat_name", "res_name", "tribute_name", "province", "amount",
-           "amounts", "card", "objective", "joined", "troop_list", "offer_ref"]
+           "amounts", "card", "objective", "joined", "troop_list", "offer_ref", "card_told"]

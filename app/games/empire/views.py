@@ -7,7 +7,7 @@ from typing import Any
 from app.games.empire import data
 from app.games.empire.prompts import owed_seats
 from app.games.empire.state import State, controlled, round_order, troops_of
-from app.games.empire.text import amount, province, tribute_name, troop_list
+from app.games.empire.text import amount, card_told, province, tribute_name, troop_list
 from app.games.empire.text import card as card_label
 from app.games.text import name
 
@@ -36,7 +36,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             "eliminated": pl["eliminated"], "objective_count": len(pl["objectives"]),
             "setback": None if card is None else {"card": card, "name": name("card", card[:3]),
                                                   "label": card_label(card),
-                                                  "text": name("card_text", card[:3])},
+                                                  "text": card_told(card, pl["colour"])},
             "effects": list(pl["effects"]),
             "trade_round": pl["trade_round"], "peace": pl["peace"], "next": dict(pl["next"]),
         })

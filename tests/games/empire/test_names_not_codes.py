@@ -131,10 +131,10 @@ def test_the_log_mails_and_reports_of_a_whole_game_show_no_codes(app, client, ru
     assert game_row(app, made["game"]).status == "finished"
     for seat in links:
         page(seat)
-    offered = {"en": r"offers \d+ \w+ for \d+", "pt": r"oferece \d+ de \w+ em troca de \d+",
-               "el": r"προσφέρει \d+ \w+ για \d+"}
+    named = {"en": r"(Blue|Green|Yellow|Red) troop \d", "pt": r"tropa (azul|verde|amarela|vermelha) \d",
+             "el": r"(μπλε|πράσινο|κίτρινο|κόκκινο) στράτευμα \d"}  # the troops' positions, every round
     for seat, email in zip(sorted(links), emails, strict=True):
-        assert re.search(offered[email[:2]], logs[seat]), (email, logs[seat][:3000])
+        assert re.search(named[email[:2]], logs[seat]), (email, logs[seat][:3000])
     with app.app_context(), Session(get_engine(app)) as session:
         mails = session.exec(select(OutboxMail).where(OutboxMail.game_id == made["game"])
                              .order_by(OutboxMail.id)).all()
