@@ -14,7 +14,7 @@ from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
 from app.games.empire.seen import seen
 from app.games.empire.state import State, clone, ev, round_order, who
-from app.games.empire.text import TEXT, joined, province, troop, troop_list
+from app.games.empire.text import TEXT, joined, positions, troop_list
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
 from app.games.options import known
@@ -203,9 +203,7 @@ class EmpireRules(BaseRules):
                 if log:
                     events.append(ev(msg("event.admin", seat=who(state, seat),
                                          actions=joined(log, "join.semicolon"))))
-            events.append(ev(msg("event.positions", positions=joined(
-                [msg("label.position", troop=troop(t), mode={"msg": f"mode.{v['mode']}"}, n=province(v["province"]))
-                 for t, v in state["troops"].items()], "join.comma"))))
+            events.append(ev(msg("event.positions", positions=positions(state["troops"]))))
             events += phases.after_admin(state, rng)
         elif ph == "T7A":
             missed = []

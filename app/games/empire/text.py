@@ -86,6 +86,11 @@ TEXT = EmpireCatalogue("empire", [
     T("troop_colour.GREEN", "Green"),
     T("troop_colour.YELLOW", "Yellow"),
     T("troop_colour.RED", "Red"),
+    # ... before "troop" or "troops" (by their number n)
+    TN("troops_colour.BLUE", "Blue", "Blue"),
+    TN("troops_colour.GREEN", "Green", "Green"),
+    TN("troops_colour.YELLOW", "Yellow", "Yellow"),
+    TN("troops_colour.RED", "Red", "Red"),
     T("province.1", "Bluehold"),
     T("province.2", "Westwood"),
     T("province.3", "Eastwood"),
@@ -191,7 +196,11 @@ TEXT = EmpireCatalogue("empire", [
     T("label.province", "{n} ({name})"),
     T("label.amount", "{n} {res}"),
     T("label.card", "{name}"),
-    T("label.position", "{troop} {mode} in {n}"),
+    # a province's troops at the end of turn 4, grouped: "2 (Westwood): Blue troops 1 and 2 in Attack"
+    T("label.at", "{n}: {groups}"),
+    T("label.group", "{troops} in {mode}"),
+    TN("label.troops.S", "{colour} troop {ns}", "{colour} troops {ns}"),
+    TN("label.troops.H", "{colour} heavy troop {ns}", "{colour} heavy troops {ns}"),
     T("label.nothing", "nothing"),
     T("label.pair", "{a} + {b}"),
     T("label.troop.S", "{colour} troop {n}"),
@@ -611,6 +620,28 @@ def troop(tid: str, kind: str | None = None) -> Msg:
     return msg(f"label.troop.{kind or tid[2]}", id=tid, colour=name("troop_colour", colour), n=int(tid[3:]))
 
 
+def positions(troops: dict[str, dict[str, Any]]) -> Any:
+    """Where the troops stand and how they fight, by province, then by player, kind and mode:
+    ``2 (Westwood): Blue troops 1 and 2 in Attack, Red troop 3 in Defence; 5 (...): ...``."""
+    by_prov: dict[int, dict[tuple[str, str, str, str], list[int]]] = {}
+    for tid, t in sorted(troops.items(), key=lambda x: (x[1]["province"], x[0][0], x[0][2], int(x[0][3:]))):
+        key = (tid[0], tid[2], t["mode"], t.get("target") or "")
+        by_prov.setdefault(t["province"], {}).setdefault(key, []).append(int(tid[3:]))
+    places = []
+    for p, groups in sorted(by_prov.items()):
+        told = []
+        for (letter, kind, mode, target), ns in groups.items():
+            how: Msg = name("mode", mode)
+            if target:
+                how = msg("label.mode_target", mode=how, seat=seat_name(target))
+            colour = data.LETTER_COLOUR[letter]
+            who = msg(f"label.troops.{kind}", colour=msg(f"troops_colour.{colour}", n=len(ns)), n=len(ns),
+                      ns=listing(ns))
+            told.append(msg("label.group", troops=who, mode=how))
+        places.append(msg("label.at", n=province(p), groups=joined(told, "join.comma")))
+    return joined(places, "join.semicolon")
+
+
 def troop_list(ids: list[str]) -> dict[str, list[Any]]:
     """Troops by name, as a list (``Blue troop 1 and Blue heavy troop 2``)."""
     return listing([troop(t) for t in ids])
@@ -650,4 +681,4 @@ def joined(parts: list[Any], how: str = "join.space") -> Any:
 
 
 __all__ = ["TEXT", "CODES", "code_of", "troop", "seat_name", "res_name", "tribute_name", "province", "amount",
-           "amounts", "card", "objective", "joined", "troop_list", "offer_ref", "card_told"]
+           "amounts", "card", "objective", "joined", "troop_list", "offer_ref", "card_told", "positions"]
