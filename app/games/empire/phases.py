@@ -21,7 +21,17 @@ from app.games.empire.state import (
     troops_of,
     who,
 )
-from app.games.empire.text import amount, amounts, card, card_told, objective, province, tribute_name, troop, troop_list
+from app.games.empire.text import (
+    amount,
+    amounts,
+    card,
+    card_told,
+    objective,
+    province,
+    tribute_name,
+    troop,
+    troops_by_group,
+)
 from app.games.empire.windows import open_to
 from app.games.text import listing, msg, name
 
@@ -237,7 +247,7 @@ def maintenance(state: State) -> Events:
                     gone.append(tid)
                     owe -= 1
             if gone:
-                gold = msg("maint.standing", text=gold, troops=troop_list(gone))
+                gold = msg("maint.standing", text=gold, troops=troops_by_group(gone))
             if owe:
                 state["maint"][seat] = owe
         events.append(ev(msg("event.maintenance", seat=who(state, seat), food=food, gold=gold)))
@@ -274,7 +284,7 @@ def default_losses(state: State, seats: list[str]) -> Events:
             del state["troops"][tid]
             gone.append(tid)
         if gone:
-            events.append(ev(msg("event.default_loss", seat=who(state, seat), troops=troop_list(gone))))
+            events.append(ev(msg("event.default_loss", seat=who(state, seat), troops=troops_by_group(gone))))
     state["maint"] = {}
     state["choosers"] = {}
     state["phase"] = "T8"

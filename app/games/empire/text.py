@@ -620,6 +620,21 @@ def troop(tid: str, kind: str | None = None) -> Msg:
     return msg(f"label.troop.{kind or tid[2]}", id=tid, colour=name("troop_colour", colour), n=int(tid[3:]))
 
 
+def troop_group(colour: str, kind: str, ns: list[int]) -> Msg:
+    """Troops of one player and kind by their numbers: ``Blue troops 1, 2 and 4``."""
+    return msg(f"label.troops.{kind}", colour=msg(f"troops_colour.{colour}", n=len(ns)), n=len(ns), ns=listing(ns))
+
+
+def troops_by_group(ids: list[str]) -> Any:
+    """Troops (the rulebook's ids, ``NEW`` last) grouped by player and kind, in words, as a list."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for tid in ids:
+        if tid != "NEW":
+            groups.setdefault((tid[0], tid[2]), []).append(int(tid[3:]))
+    told = [troop_group(data.LETTER_COLOUR[letter], kind, sorted(ns)) for (letter, kind), ns in groups.items()]
+    return listing(told + ([msg("label.troop.NEW")] if "NEW" in ids else []))
+
+
 def positions(troops: dict[str, dict[str, Any]]) -> Any:
     """Where the troops stand and how they fight, by province, then by player, kind and mode:
     ``2 (Westwood): Blue troops 1 and 2 in Attack, Red troop 3 in Defence; 5 (...): ...``."""
@@ -634,9 +649,7 @@ def positions(troops: dict[str, dict[str, Any]]) -> Any:
             how: Msg = name("mode", mode)
             if target:
                 how = msg("label.mode_target", mode=how, seat=seat_name(target))
-            colour = data.LETTER_COLOUR[letter]
-            who = msg(f"label.troops.{kind}", colour=msg(f"troops_colour.{colour}", n=len(ns)), n=len(ns),
-                      ns=listing(ns))
+            who = troop_group(data.LETTER_COLOUR[letter], kind, ns)
             told.append(msg("label.group", troops=who, mode=how))
         places.append(msg("label.at", n=province(p), groups=joined(told, "join.comma")))
     return joined(places, "join.semicolon")
@@ -681,4 +694,5 @@ def joined(parts: list[Any], how: str = "join.space") -> Any:
 
 
 __all__ = ["TEXT", "CODES", "code_of", "troop", "seat_name", "res_name", "tribute_name", "province", "amount",
-           "amounts", "card", "objective", "joined", "troop_list", "offer_ref", "card_told", "positions"]
+           "amounts", "card", "objective", "joined", "troop_list", "offer_ref", "card_told", "positions",
+           "troop_group", "troops_by_group"]

@@ -21,7 +21,7 @@ from app.games.empire.state import (
     troops_of,
     who,
 )
-from app.games.empire.text import amount, amounts, joined, offer_ref, province, troop
+from app.games.empire.text import amount, amounts, joined, offer_ref, province, troop, troops_by_group
 from app.games.text import msg, name
 
 ADMIN_ORDER = {"MARKET": 0, "BUILD": 1, "MOVE": 2, "MODE": 3, "LOSSES": 4}
@@ -245,8 +245,11 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
     for tid, p in moves:
         state["troops"][tid]["province"] = p
     if log is not None and moves:
-        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=troop(t), n=province(p)) for t, p in moves],
-                                                   "join.comma")))
+        dests: dict[int, list[str]] = {}
+        for tid, p in moves:
+            dests.setdefault(p, []).append(tid)
+        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=troops_by_group(ids), n=province(p))
+                                                    for p, ids in dests.items()], "join.comma")))
     return errors
 
 
