@@ -177,7 +177,9 @@ def apply_setback(state: State, seat: str, code: str) -> dict[str, Any]:
     pl = state["players"][seat]
     if code in data.SETBACK_LOSSES:
         lost = [(r, lose(state, seat, r, n)) for r, n in data.SETBACK_LOSSES[code].items()]
-        return msg("effect.loses", what=amounts(lost))
+        if not any(n for _, n in lost):
+            return msg("effect.none_to_lose", what=listing([name("resource", r) for r, _ in lost]))
+        return msg("effect.loses", what=amounts([(r, n) for r, n in lost if n]))
     if code == "S08":
         tid = default_loss(state, seat)
         if tid is None:

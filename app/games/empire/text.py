@@ -254,6 +254,7 @@ TEXT = EmpireCatalogue("empire", [
     T("event.objectives", "{seat}'s objectives: {objectives}."),
     # what a setback card did
     T("effect.loses", "loses {what}."),
+    T("effect.none_to_lose", "has no {what} to lose."),
     T("effect.no_troop", "no troop to remove."),
     T("effect.deserts", "{troop} deserts."),
     T("effect.destroyed", "the {building} in {province} is destroyed."),
