@@ -11,7 +11,7 @@ from typing import Any
 
 from app.games.empire import data
 from app.games.empire.state import State, controlled, name, troops_of
-from app.games.empire.text import amount, amounts, province, seat_name, troop
+from app.games.empire.text import amount, amounts, joined, province, seat_name, troop
 from app.games.text import msg
 from app.games.text import name as term
 
@@ -75,8 +75,8 @@ def _buildable(state: State, seat: str) -> list[tuple[str, int]]:
 
 
 def _build_choice(what: str, p: int, when: list[str | None] | None = None) -> dict[str, Any]:
-    return choice(f"BUILD {what} {p}", msg("choice.build", building=term("building", what), province=province(p),
-                                            cost=amounts(data.BUILD_COST[what])), when)
+    return choice(f"BUILD {what} {p}", msg("choice.build", building=term("building", what), province=province(p)),
+                  when)
 
 
 def build_choices(state: State, seat: str) -> list[dict[str, Any]]:
@@ -134,7 +134,10 @@ def admin_fields(state: State, seat: str) -> list[dict[str, Any]]:
                        "choices": markets})
     builds = legal_builds(state, seat)
     if builds:
-        build: dict[str, Any] = {"name": "build", "label": msg("field.build"), "type": "choice",
+        kinds = [w for w in ("INF", "WALL", "HEAVY") if any(b["value"].startswith(f"BUILD {w} ") for b in builds)]
+        costs = joined([msg("label.cost", building=term("building", w), cost=amounts(data.BUILD_COST[w]))
+                        for w in kinds], "join.semicolon")
+        build: dict[str, Any] = {"name": "build", "label": msg("field.build", costs=costs), "type": "choice",
                                  "required": False, "choices": builds}
         if markets:
             build["depends_on"] = "market"

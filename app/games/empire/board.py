@@ -58,10 +58,11 @@ def _wrap(text: str, size: int, width: float) -> list[str]:
 
 
 def _troop_label(t: dict[str, Any], tr: Render) -> str:
+    """``BLUE 2 ATK>R``: the troop by its colour and number (``BLUE 1 heavy DEF``), its mode, its target."""
     mark = tr(name("mode_short", t["mode"]))
     if t.get("target"):
         mark += ">" + t["target"][0]
-    return f"{t['id']} {mark}"
+    return f"{tr(msg('board.troop.' + t['kind'], colour=name('colour', t['colour']), n=t['num']))} {mark}"
 
 
 def _troop_lines(troops: list[dict[str, Any]], tr: Render) -> list[tuple[str, str, bool]]:
@@ -74,7 +75,8 @@ def _troop_lines(troops: list[dict[str, Any]], tr: Render) -> list[tuple[str, st
         counts = [f"{sum(t['mode'] == m for t in mine)} {tr(name('mode_short', m))}" for m in MODES
                   if any(t["mode"] == m for t in mine)]
         heavy = sum(t["kind"] == "H" for t in mine)
-        rows.append((colour, f"{colour[0]}: " + " ".join(counts) + (f" ({heavy}H)" if heavy else ""), False))
+        rows.append((colour, f"{tr(name('colour', colour))}: " + " ".join(counts)
+                     + (f" ({tr(msg('board.heavy', n=heavy))})" if heavy else ""), False))
     return rows[:3]
 
 

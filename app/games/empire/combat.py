@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from app.games.empire.state import State, ev, name, owner, pact_covers, round_order, who
-from app.games.empire.text import joined, province
+from app.games.empire.text import joined, province, troop
 from app.games.text import msg
 
 FACE = {-1: "-", 0: "0", 1: "+"}
@@ -79,10 +79,10 @@ def combat(state: State, rng: random.Random) -> list[dict[str, Any]]:
                     victim = min(_in(state, y, p), key=lambda t: _removal_key(state, t))
                     del state["troops"][victim]
                     state["players"][x]["spoils"] += 1
-                    result = msg("combat.removed", troop=victim, seat=who(state, x))
+                    result = msg("combat.removed", troop=troop(victim), seat=who(state, x))
                 else:
                     result = msg("combat.no_effect")
-                args = {"troop": a, "seat": who(state, y), "province": province(p), "roll": show(roll),
+                args = {"troop": troop(a), "seat": who(state, y), "province": province(p), "roll": show(roll),
                         "atk": atk, "dfn": dfn, "detail": detail, "net": net, "result": result}
                 text = msg("event.attack_mods", mods=mods, **args) if mods else msg("event.attack", **args)
                 events.append(ev(text, roll=roll, province=p))

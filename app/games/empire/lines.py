@@ -6,12 +6,8 @@ from typing import Any
 
 from app.games.empire import data
 from app.games.empire.notation import canonical
-from app.games.empire.text import amount, codes, province
+from app.games.empire.text import amount, offer_ref, province, troop, troop_list
 from app.games.text import listing, msg, name
-
-
-def _troop(tid: str) -> Any:
-    return msg(f"label.troop.{'H' if '-H' in tid else 'S'}", id=tid) if tid != "NEW" else msg("label.troop.NEW")
 
 
 def describe(d: dict[str, Any]) -> Any:
@@ -25,9 +21,9 @@ def describe(d: dict[str, Any]) -> Any:
     if op == "PACT":
         return msg("line.pact", seat=name("colour", d["with"]), province=province(d["province"]))
     if op in ("ACCEPT_OFFER", "DECLINE_OFFER", "DECLINE_PACT"):
-        return msg(f"line.{op.lower()}", id=d["id"])
+        return msg(f"line.{op.lower()}", **offer_ref(d["id"]))
     if op == "ACCEPT_PACT":
-        return msg("line.accept_pact", id=d["id"], province=province(d["province"]))
+        return msg("line.accept_pact", **offer_ref(d["id"]), province=province(d["province"]))
     if op == "MARKET" and d["side"] == "BUY":
         return msg("line.buy", got=amount(data.MARKET_BUY_RATE * d["n"], d["res"]), gold=amount(d["n"], "GOLD"))
     if op == "MARKET":
@@ -35,17 +31,17 @@ def describe(d: dict[str, Any]) -> Any:
     if op == "BUILD":
         return msg("line.build", building=name("building", d["what"]), province=province(d["province"]))
     if op == "MOVE":
-        return msg("line.move", troop=_troop(d["troop"]), province=province(d["province"]))
+        return msg("line.move", troop=troop(d["troop"]), province=province(d["province"]))
     if op == "MODE" and "target" in d:
-        return msg("line.mode_target", troop=_troop(d["troop"]), mode=name("mode", d["mode"]) if d["mode"]
+        return msg("line.mode_target", troop=troop(d["troop"]), mode=name("mode", d["mode"]) if d["mode"]
                    in data.MODES else d["mode"], seat=name("colour", d["target"]))
     if op == "MODE":
-        return msg("line.mode", troop=_troop(d["troop"]),
+        return msg("line.mode", troop=troop(d["troop"]),
                    mode=name("mode", d["mode"]) if d["mode"] in data.MODES else d["mode"])
     if op == "LOSSES":
-        return msg("line.losses", troops=codes(d["troops"]))
+        return msg("line.losses", troops=troop_list(d["troops"]))
     if op in ("LOSE", "LOSE_FOR"):
-        return msg("line.lose", troops=codes(d["troops"]))
+        return msg("line.lose", troops=troop_list(d["troops"]))
     if op == "ROUTE_GOLD":
         return msg("line.route_gold", n=d["n"])
     if op == "ROUTE_TROOPS":

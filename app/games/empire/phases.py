@@ -21,7 +21,17 @@ from app.games.empire.state import (
     troops_of,
     who,
 )
-from app.games.empire.text import amount, amounts, card, codes, objective, province, tribute_name
+from app.games.empire.text import (
+    amount,
+    amounts,
+    card,
+    card_told,
+    objective,
+    province,
+    tribute_name,
+    troop,
+    troops_by_group,
+)
 from app.games.empire.windows import open_to
 from app.games.text import listing, msg, name
 
@@ -67,12 +77,11 @@ def after_proposals(state: State) -> Events:
     for o in state["offers"]:
         to = o["to"]
         give, get = amount(o["give_n"], o["give"]), amount(o["get_n"], o["get"])
-        text = (msg("event.offer_to", seat=who(state, o["from"]), id=o["id"], give=give, get=get,
-                    to=who(state, to)) if to else
-                msg("event.offer_all", seat=who(state, o["from"]), id=o["id"], give=give, get=get))
+        text = (msg("event.offer_to", seat=who(state, o["from"]), give=give, get=get, to=who(state, to)) if to
+                else msg("event.offer_all", seat=who(state, o["from"]), give=give, get=get))
         events.append(ev(text, [o["from"], to] if to else None))
     for p in state["pact_props"]:
-        events.append(ev(msg("event.pact_proposed", seat=who(state, p["from"]), id=p["id"],
+        events.append(ev(msg("event.pact_proposed", seat=who(state, p["from"]),
                              to=who(state, p["to"]), province=province(p["province"])),
                          [p["from"], p["to"]]))
     state["answers"] = {}
@@ -89,12 +98,14 @@ def resolve_diplomacy(state: State) -> Events:
     for proposer in order:
         for o in [x for x in state["offers"] if x["from"] == proposer]:
             pres = state["players"][proposer]["res"]
+            offer = {"seat": who(state, proposer), "give": amount(o["give_n"], o["give"]),
+                     "get": amount(o["get_n"], o["get"])}
             accepters = [s for s in order if o["id"] in answers.get(s, {})
                          and answers[s][o["id"]] is not None]
             answered = [s for s in order if o["id"] in answers.get(s, {})]
             parties = [proposer] + answered if o["to"] is None else [proposer, o["to"]]
             if pres[o["give"]] < o["give_n"]:
-                events.append(ev(msg("event.offer_lacks", id=o["id"]), parties))
+                events.append(ev(msg("event.offer_lacks", **offer), parties))
                 continue
             partner = None
             walk, cur = [], proposer
@@ -107,17 +118,16 @@ def resolve_diplomacy(state: State) -> Events:
                     break
             if partner is None:
                 if accepters:
-                    events.append(ev(msg("event.offer_no_acceptor", id=o["id"],
-                                         get=amount(o["get_n"], o["get"])), parties))
+                    events.append(ev(msg("event.offer_no_acceptor", **offer), parties))
                 else:
-                    events.append(ev(msg("event.offer_not_taken", id=o["id"]), parties))
+                    events.append(ev(msg("event.offer_not_taken", **offer), parties))
                 continue
             sres = state["players"][partner]["res"]
             pres[o["give"]] -= o["give_n"]
             sres[o["give"]] += o["give_n"]
             sres[o["get"]] -= o["get_n"]
             pres[o["get"]] += o["get_n"]
-            events.append(ev(msg("event.trade", id=o["id"], seat=who(state, proposer),
+            events.append(ev(msg("event.trade", seat=who(state, proposer),
                                  give=amount(o["give_n"], o["give"]), partner=who(state, partner),
                                  get=amount(o["get_n"], o["get"]))))
             for a, b in ((proposer, partner), (partner, proposer)):
@@ -127,17 +137,18 @@ def resolve_diplomacy(state: State) -> Events:
                     pl["trade"].append(b)
             for s in accepters:
                 if s != partner:
-                    events.append(ev(msg("event.offer_taken", id=o["id"], partner=who(state, partner)), [s]))
+                    events.append(ev(msg("event.offer_taken", partner=who(state, partner), **offer), [s]))
     for proposer in order:
         for p in [x for x in state["pact_props"] if x["from"] == proposer]:
             q = answers.get(p["to"], {}).get(p["id"])
             if q:
                 state["pacts"].append({"id": p["id"], "parties": [proposer, p["to"]],
                                        "provinces": [p["province"], q]})
-                events.append(ev(msg("event.pact", id=p["id"], a=who(state, proposer), b=who(state, p["to"]),
+                events.append(ev(msg("event.pact", a=who(state, proposer), b=who(state, p["to"]),
                                      p=province(p["province"]), q=province(q))))
             else:
-                events.append(ev(msg("event.pact_declined", id=p["id"], to=who(state, p["to"])),
+                events.append(ev(msg("event.pact_declined", to=who(state, p["to"]), seat=who(state, proposer),
+                                     province=province(p["province"])),
                                  [proposer, p["to"]]))
     state["offers"], state["pact_props"], state["answers"] = [], [], {}
     state["phase"] = "T4"
@@ -166,13 +177,15 @@ def apply_setback(state: State, seat: str, code: str) -> dict[str, Any]:
     pl = state["players"][seat]
     if code in data.SETBACK_LOSSES:
         lost = [(r, lose(state, seat, r, n)) for r, n in data.SETBACK_LOSSES[code].items()]
-        return msg("effect.loses", what=amounts(lost))
+        if not any(n for _, n in lost):
+            return msg("effect.none_to_lose", what=listing([name("resource", r) for r, _ in lost]))
+        return msg("effect.loses", what=amounts([(r, n) for r, n in lost if n]))
     if code == "S08":
         tid = default_loss(state, seat)
         if tid is None:
             return msg("effect.no_troop")
         del state["troops"][tid]
-        return msg("effect.deserts", troop=tid)
+        return msg("effect.deserts", troop=troop(tid))
     if code in ("S09", "S10"):
         kind, res = ("INF", "WOOD") if code == "S09" else ("WALL", "STONE")
         provs = [p for p in controlled(state, seat) if state["provinces"][str(p)]["building"] == kind]
@@ -190,16 +203,18 @@ def apply_setback(state: State, seat: str, code: str) -> dict[str, Any]:
         state["provinces"][str(max(cands))]["owner"] = None
         return msg("effect.neutral", province=province(max(cands)))
     if code == "S17":
-        gone = [x["id"] for x in state["pacts"] if seat in x["parties"]]
+        gone = [x for x in state["pacts"] if seat in x["parties"]]
         state["pacts"] = [x for x in state["pacts"] if seat not in x["parties"]]
-        return msg("effect.pacts_cancelled", pacts=codes(gone)) if gone else msg("effect.no_pact")
+        partners = dict.fromkeys(s for x in gone for s in x["parties"] if s != seat)
+        others = listing([who(state, s) for s in partners])
+        return msg("effect.pacts_cancelled", seats=others) if gone else msg("effect.no_pact")
     if code == "S18":
         pl["res"]["FOOD"] += 2
         return msg("effect.gains", what=amount(2, "FOOD"))
     if code == "S20":
         return msg("effect.none")
     pl["effects"].append(code)
-    return name("card_text", code)
+    return card_told(code, state["colour"][seat])
 
 
 def maintenance(state: State) -> Events:
@@ -234,7 +249,7 @@ def maintenance(state: State) -> Events:
                     gone.append(tid)
                     owe -= 1
             if gone:
-                gold = msg("maint.standing", text=gold, troops=codes(gone))
+                gold = msg("maint.standing", text=gold, troops=troops_by_group(gone))
             if owe:
                 state["maint"][seat] = owe
         events.append(ev(msg("event.maintenance", seat=who(state, seat), food=food, gold=gold)))
@@ -271,7 +286,7 @@ def default_losses(state: State, seats: list[str]) -> Events:
             del state["troops"][tid]
             gone.append(tid)
         if gone:
-            events.append(ev(msg("event.default_loss", seat=who(state, seat), troops=codes(gone))))
+            events.append(ev(msg("event.default_loss", seat=who(state, seat), troops=troops_by_group(gone))))
     state["maint"] = {}
     state["choosers"] = {}
     state["phase"] = "T8"

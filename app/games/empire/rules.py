@@ -14,7 +14,7 @@ from app.games.empire.notation import canonical, format_order, parse
 from app.games.empire.prompts import ORDER_TYPE, owed_seats, prompt
 from app.games.empire.seen import seen
 from app.games.empire.state import State, clone, ev, round_order, who
-from app.games.empire.text import TEXT, codes, joined, province
+from app.games.empire.text import TEXT, joined, positions, troops_by_group
 from app.games.empire.views import view
 from app.games.empire.windows import apply_admin, apply_answer, apply_lose, apply_propose, apply_route
 from app.games.options import known
@@ -203,9 +203,7 @@ class EmpireRules(BaseRules):
                 if log:
                     events.append(ev(msg("event.admin", seat=who(state, seat),
                                          actions=joined(log, "join.semicolon"))))
-            events.append(ev(msg("event.positions", positions=joined(
-                [msg("label.position", troop=t, mode={"msg": f"mode.{v['mode']}"}, n=province(v["province"]))
-                 for t, v in state["troops"].items()], "join.comma"))))
+            events.append(ev(msg("event.positions", positions=positions(state["troops"]))))
             events += phases.after_admin(state, rng)
         elif ph == "T7A":
             missed = []
@@ -214,7 +212,7 @@ class EmpireRules(BaseRules):
                     missed.append(seat)
                     continue
                 _, victim, gone = apply_lose(state, seat, orders[seat]["lines"])
-                events.append(ev(msg("event.lose", seat=who(state, victim), troops=codes(gone))))
+                events.append(ev(msg("event.lose", seat=who(state, victim), troops=troops_by_group(gone))))
             events += phases.after_lose(state, missed)
         elif ph == "T7B":
             fallback = []
@@ -225,7 +223,7 @@ class EmpireRules(BaseRules):
                     continue
                 apply_lose(state, seat, orders[seat]["lines"])
                 gone = orders[seat]["lines"][0]["troops"]
-                events.append(ev(msg("event.lose_for", seat=who(state, seat), troops=codes(gone),
+                events.append(ev(msg("event.lose_for", seat=who(state, seat), troops=troops_by_group(gone),
                                      victim=who(state, victim))))
             events += phases.default_losses(state, fallback)
         elif ph == "T8":
@@ -236,7 +234,7 @@ class EmpireRules(BaseRules):
                 new = [t for t in state["troops"] if t not in before]
                 gained = state["players"][seat]["res"]["GOLD"] - gold
                 parts = ([msg("route.gold", n=gained)] if gained else []) + (
-                    [msg("route.troops", n=len(new), troops=codes(new))] if new else [])
+                    [msg("route.troops", n=len(new), troops=troops_by_group(new))] if new else [])
                 if parts:
                     events.append(ev(msg("event.route", seat=who(state, seat), parts=listing(parts))))
             events += phases.after_routing(state, rng)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.empire import data
 from app.games.text import TN, Catalogue, Msg, T, listing, msg, name
 
 #: The spec's error code of each refusal that is not named after its code (``refuse.E413``).
@@ -80,6 +81,16 @@ TEXT = EmpireCatalogue("empire", [
     T("resource_n.FOOD", "Food"),
     T("resource_n.POP", "Pop"),
     T("tribute.FREE", "free choice"),
+    # a troop's colour, as an adjective before "troop" ("Blue troop 2"; agrees with the word for troop)
+    T("troop_colour.BLUE", "Blue"),
+    T("troop_colour.GREEN", "Green"),
+    T("troop_colour.YELLOW", "Yellow"),
+    T("troop_colour.RED", "Red"),
+    # ... before "troop" or "troops" (by their number n)
+    TN("troops_colour.BLUE", "Blue", "Blue"),
+    TN("troops_colour.GREEN", "Green", "Green"),
+    TN("troops_colour.YELLOW", "Yellow", "Yellow"),
+    TN("troops_colour.RED", "Red", "Red"),
     T("province.1", "Bluehold"),
     T("province.2", "Westwood"),
     T("province.3", "Eastwood"),
@@ -143,6 +154,18 @@ TEXT = EmpireCatalogue("empire", [
     T("card_text.S18", "Gain 2 Food."),
     T("card_text.S19", "You pay no tribute this round."),
     T("card_text.S20", "No effect."),
+    # a card's text told of the player who revealed it (the log, the page): the cards say "you"
+    T("told.S08", "{seat} removes 1 of its troops (default loss rule)."),
+    T("told.S09", "{seat}'s lowest-numbered Infrastructure is destroyed; if none, {seat} loses 2 Wood."),
+    T("told.S10", "{seat}'s lowest-numbered Wall is destroyed; if none, {seat} loses 2 Stone."),
+    T("told.S11", "this round {seat}'s attack and conquest totals are -1."),
+    T("told.S12", "this round the defence totals of {seat}'s troops are -1."),
+    T("told.S13", "{seat}'s highest-numbered province without its troops or a centre becomes neutral."),
+    T("told.S14", "this round {seat} pays tribute twice."),
+    T("told.S15", "this round {seat}'s Maintenance costs +2 Food."),
+    T("told.S16", "this round {seat}'s Maintenance costs +2 Gold."),
+    T("told.S17", "every pact {seat} signed this round is cancelled now."),
+    T("told.S19", "{seat} pays no tribute this round."),
     T("objective.O1", "Dominion"),
     T("objective.O2", "Fortress realm"),
     T("objective.O3", "Prosperity"),
@@ -173,11 +196,15 @@ TEXT = EmpireCatalogue("empire", [
     T("label.province", "{n} ({name})"),
     T("label.amount", "{n} {res}"),
     T("label.card", "{name}"),
-    T("label.position", "{troop} {mode} in {n}"),
+    # a province's troops at the end of turn 4, grouped: "2 (Westwood): Blue troops 1 and 2 in Attack"
+    T("label.at", "{n}: {groups}"),
+    T("label.group", "{troops} in {mode}"),
+    TN("label.troops.S", "{colour} troop {ns}", "{colour} troops {ns}"),
+    TN("label.troops.H", "{colour} heavy troop {ns}", "{colour} heavy troops {ns}"),
     T("label.nothing", "nothing"),
     T("label.pair", "{a} + {b}"),
-    T("label.troop.S", "troop {id}"),
-    T("label.troop.H", "heavy troop {id}"),
+    T("label.troop.S", "{colour} troop {n}"),
+    T("label.troop.H", "{colour} heavy troop {n}"),
     T("label.troop.NEW", "the new heavy troop"),
     T("join.space", "{a} {b}"),
     T("join.comma", "{a}, {b}"),
@@ -186,16 +213,17 @@ TEXT = EmpireCatalogue("empire", [
     T("event.round_start", "Round {round} begins; {first} plays first. Turn 1: the tribute die "
                            "shows {roll}: tribute is {tribute}."),
     T("event.produce", "Turn 2: {seat} produces {what}."),
-    T("event.offer_all", "{seat} offers {id}: gives {give}, wants {get}, to everyone."),
-    T("event.offer_to", "{seat} offers {id}: gives {give}, wants {get}, to {to}."),
-    T("event.pact_proposed", "{seat} proposes pact {id} to {to} for {province}."),
-    T("event.offer_lacks", "Offer {id} fails: proposer lacks resources."),
-    T("event.offer_no_acceptor", "Offer {id} fails: no acceptor holds {get} any more."),
-    T("event.offer_not_taken", "Offer {id} is not taken (declined or unanswered)."),
-    T("event.trade", "Trade {id}: {seat} gives {give} to {partner} for {get}."),
-    T("event.offer_taken", "Offer {id} was taken by {partner}."),
-    T("event.pact", "Pact {id}: {a} and {b} protect {p} and {q} from each other this round."),
-    T("event.pact_declined", "Pact {id} was declined by {to}."),
+    T("event.offer_all", "{seat} offers {give} for {get} to everyone."),
+    T("event.offer_to", "{seat} offers {give} for {get} to {to}."),
+    T("event.pact_proposed", "{seat} proposes a pact to {to} for {province}."),
+    T("event.offer_lacks", "{seat}'s offer ({give} for {get}) fails: {seat} lacks the resources."),
+    T("event.offer_no_acceptor", "{seat}'s offer ({give} for {get}) fails: no one who accepted it holds "
+                                 "{get} any more."),
+    T("event.offer_not_taken", "{seat}'s offer ({give} for {get}) is not taken (declined or unanswered)."),
+    T("event.trade", "Trade: {seat} gives {give} to {partner} for {get}."),
+    T("event.offer_taken", "{seat}'s offer ({give} for {get}) was taken by {partner}."),
+    T("event.pact", "Pact: {a} and {b} protect {p} and {q} from each other this round."),
+    T("event.pact_declined", "{to} declined {seat}'s pact proposal for {province}."),
     T("event.order_unusable", "Your order could not be used ({why}); the default applies."),
     T("event.admin", "Turn 4: {seat} {actions}."),
     T("event.positions", "Turn 4 positions and modes: {positions}."),
@@ -226,13 +254,14 @@ TEXT = EmpireCatalogue("empire", [
     T("event.objectives", "{seat}'s objectives: {objectives}."),
     # what a setback card did
     T("effect.loses", "loses {what}."),
+    T("effect.none_to_lose", "has no {what} to lose."),
     T("effect.no_troop", "no troop to remove."),
     T("effect.deserts", "{troop} deserts."),
     T("effect.destroyed", "the {building} in {province} is destroyed."),
     T("effect.no_building", "no {building}; loses {what}."),
     T("effect.nothing", "nothing happens."),
     T("effect.neutral", "{province} becomes neutral."),
-    T("effect.pacts_cancelled", "pacts cancelled: {pacts}."),
+    T("effect.pacts_cancelled", "pacts with {seats} cancelled."),
     T("effect.no_pact", "no pact to cancel."),
     T("effect.gains", "gains {what}."),
     T("effect.none", "no effect."),
@@ -274,12 +303,12 @@ TEXT = EmpireCatalogue("empire", [
     T("refuse.E305", "Must name another active player."),
     T("refuse.E306", "Only one pact proposal per round."),
     T("refuse.E307", "Province {province} is not yours."),
-    T("refuse.E311", "Offer {id} is not open to you."),
-    T("refuse.E312", "You hold {held}; offer {id} asks for {n}."),
-    T("refuse.E313", "Pact {id} was not proposed to you."),
+    T("refuse.E311", "Offer {n} from {seat} is not open to you."),
+    T("refuse.E312", "You hold {held}; {seat}'s offer asks for {n}."),
+    T("refuse.E313", "{seat} proposed no pact to you."),
     T("refuse.E314", "Province {province} is not yours."),
     T("refuse.E315", "Answer each offer or pact once."),
-    T("refuse.E004", "Troop {troop} does not exist or is not yours."),
+    T("refuse.E004", "{troop} does not exist or is not yours."),
     T("refuse.E401", "Only one market transaction per turn."),
     T("refuse.E402", "The market trades Wood, Stone, Iron or Food against Gold."),
     T("refuse.E403", "Buying needs {gold}; you hold {held}."),
@@ -291,16 +320,16 @@ TEXT = EmpireCatalogue("empire", [
     T("refuse.E409", "Infrastructure needs a province that produces a simple resource."),
     T("refuse.E410", "{building} costs {cost}; you hold {stock}."),
     T("refuse.E411", "You already have 5 heavy troops."),
-    T("refuse.E412", "Troop {troop} already has a move."),
+    T("refuse.E412", "{troop} already has a move."),
     T("refuse.E413", "{a} is not adjacent to {b}."),
     T("refuse.E414", "The mode must be Attack, Defence or Conquest."),
     T("refuse.E415", "Only a troop in Attack may target a player, and only another active player."),
-    T("refuse.E416", "Troop {troop} already has a mode."),
+    T("refuse.E416", "{troop} already has a mode."),
     T("refuse.E417", "A new heavy troop needs a heavy troop built this turn."),
     T("refuse.E418", "Name each troop once in the standing losses order."),
     T("refuse.E701_one", "Choose the troops to remove only once."),
     TN("refuse.E701", "You must remove exactly {n} troop.", "You must remove exactly {n} different troops."),
-    T("refuse.E702", "Troop {troop} does not belong to {seat}."),
+    T("refuse.E702", "{troop} does not belong to {seat}."),
     T("refuse.E703", "You are not the chooser for {seat}."),
     T("refuse.E801", "Routing {n} exceeds your population {pop}."),
     T("refuse.E802", "Province {province} is not yours."),
@@ -317,17 +346,17 @@ TEXT = EmpireCatalogue("empire", [
     T("line.offer", "Offer of {give} for {get}"),
     T("line.offer_to", "Offer of {give} for {get} to {seat}"),
     T("line.pact", "Pact with {seat} for {province}"),
-    T("line.accept_offer", "Accepting offer {id}"),
-    T("line.decline_offer", "Declining offer {id}"),
-    T("line.accept_pact", "Accepting pact {id} with {province}"),
-    T("line.decline_pact", "Declining pact {id}"),
+    T("line.accept_offer", "Accepting offer {n} from {seat}"),
+    T("line.decline_offer", "Declining offer {n} from {seat}"),
+    T("line.accept_pact", "Accepting {seat}'s pact, protecting {province}"),
+    T("line.decline_pact", "Declining {seat}'s pact"),
     T("line.buy", "Buying {got} for {gold}"),
     T("line.sell", "Selling {sold}"),
     T("line.build", "Build: {building} in {province}"),
     T("line.move", "Move: {troop} to {province}"),
     T("line.mode", "Mode of {troop}: {mode}"),
     T("line.mode_target", "Mode of {troop}: {mode}, target {seat}"),
-    T("line.losses", "Standing losses order {troops}"),
+    T("line.losses", "Standing losses order: {troops}"),
     T("line.lose", "Removing {troops}"),
     T("line.route_gold", "{n} Pop into Gold"),
     T("line.route_troops", "{n} Pop into troops in {province}"),
@@ -406,18 +435,19 @@ TEXT = EmpireCatalogue("empire", [
     T("field.offer_get_n", "you get (how many)"),
     T("field.offer_get", "of"),
     T("field.offer_to", "to (none: anyone)"),
-    T("field.pact", "Pact proposal (none: no pact)"),
-    T("choice.pact", "Pact with {seat}, protecting {province}"),
+    T("field.pact", "Pact proposal: with whom, protecting which of your provinces (none: no pact)"),
+    T("choice.pact", "with {seat}: {province}"),
     T("field.answer_offer", "Offer from {seat}: they give {give}, you give {get} (none: declined)"),
     T("field.answer_pact", "Pact from {seat}: protects their {province}; name one of yours (none: declined)"),
     T("choice.accept", "accept"),
     T("choice.decline", "decline"),
-    T("choice.accept_pact", "accept, protecting {province}"),
+    T("choice.accept_pact", "accept: {province}"),
     T("field.market", "Market, one transaction (none: no trade)"),
     T("choice.buy", "buy {got} for {gold}"),
     T("choice.sell", "sell {sold} for {gold}"),
-    T("field.build", "Build one (none: no build)"),
-    T("choice.build", "{building} in {province} ({cost})"),
+    T("field.build", "Build one (none: no build). Costs: {costs}"),
+    T("choice.build", "{building} in {province}"),
+    T("label.cost", "{building} ({cost})"),
     T("field.move", "{troop} in {province}: move (none: stay)"),
     T("choice.move", "to {province}"),
     T("field.mode", "{troop}: combat mode (none: keep {mode})"),
@@ -544,6 +574,8 @@ TEXT = EmpireCatalogue("empire", [
     T("board.col.spoils", "Spoils"),
     T("board.col.trade", "Trade"),
     TN("board.heavy", "{n} heavy", "{n} heavy"),
+    T("board.troop.S", "{colour} {n}"),
+    T("board.troop.H", "{colour} {n} heavy"),
     T("board.building.INF", "INF"),
     T("board.building.WALL", "WALL"),
 ])
@@ -580,9 +612,67 @@ def amounts(pairs: Any) -> dict[str, list[Any]]:
     return listing([amount(n, r) for r, n in items])
 
 
-def troop(tid: str, kind: str) -> Msg:
-    """``troop B-S1`` / ``heavy troop B-H1``: the rulebook's id with what it is."""
-    return msg(f"label.troop.{kind}", id=tid)
+def troop(tid: str, kind: str | None = None) -> Msg:
+    """``Blue troop 1`` / ``Blue heavy troop 2`` from the rulebook's id ``B-S1`` / ``B-H2`` (kept as
+    ``id`` for a tooltip); ``NEW`` is the heavy troop built this turn."""
+    if tid == "NEW":
+        return msg("label.troop.NEW")
+    colour = data.LETTER_COLOUR[tid[0]]
+    return msg(f"label.troop.{kind or tid[2]}", id=tid, colour=name("troop_colour", colour), n=int(tid[3:]))
+
+
+def troop_group(colour: str, kind: str, ns: list[int]) -> Msg:
+    """Troops of one player and kind by their numbers: ``Blue troops 1, 2 and 4``."""
+    return msg(f"label.troops.{kind}", colour=msg(f"troops_colour.{colour}", n=len(ns)), n=len(ns), ns=listing(ns))
+
+
+def troops_by_group(ids: list[str]) -> Any:
+    """Troops (the rulebook's ids, ``NEW`` last) grouped by player and kind, in words, as a list."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for tid in ids:
+        if tid != "NEW":
+            groups.setdefault((tid[0], tid[2]), []).append(int(tid[3:]))
+    told = [troop_group(data.LETTER_COLOUR[letter], kind, sorted(ns)) for (letter, kind), ns in groups.items()]
+    return listing(told + ([msg("label.troop.NEW")] if "NEW" in ids else []))
+
+
+def positions(troops: dict[str, dict[str, Any]]) -> Any:
+    """Where the troops stand and how they fight, by province, then by player, kind and mode:
+    ``2 (Westwood): Blue troops 1 and 2 in Attack, Red troop 3 in Defence; 5 (...): ...``."""
+    by_prov: dict[int, dict[tuple[str, str, str, str], list[int]]] = {}
+    for tid, t in sorted(troops.items(), key=lambda x: (x[1]["province"], x[0][0], x[0][2], int(x[0][3:]))):
+        key = (tid[0], tid[2], t["mode"], t.get("target") or "")
+        by_prov.setdefault(t["province"], {}).setdefault(key, []).append(int(tid[3:]))
+    places = []
+    for p, groups in sorted(by_prov.items()):
+        told = []
+        for (letter, kind, mode, target), ns in groups.items():
+            how: Msg = name("mode", mode)
+            if target:
+                how = msg("label.mode_target", mode=how, seat=seat_name(target))
+            who = troop_group(data.LETTER_COLOUR[letter], kind, ns)
+            told.append(msg("label.group", troops=who, mode=how))
+        places.append(msg("label.at", n=province(p), groups=joined(told, "join.comma")))
+    return joined(places, "join.semicolon")
+
+
+def troop_list(ids: list[str]) -> dict[str, list[Any]]:
+    """Troops by name, as a list (``Blue troop 1 and Blue heavy troop 2``)."""
+    return listing([troop(t) for t in ids])
+
+
+def offer_ref(oid: str) -> dict[str, Any]:
+    """The arguments naming an offer or a pact by its id alone (``B-O2``: ``n=2, seat=BLUE``)."""
+    tail = oid[3:]
+    return {"id": oid, "seat": seat_name(data.LETTER_COLOUR[oid[0]]), "n": int(tail) if tail.isdigit() else 0}
+
+
+def card_told(code: str, colour: str) -> Msg:
+    """What a setback card (``S12`` or an instance ``S12-1``) does, told of the player who revealed it."""
+    kind = code[:3]
+    if f"told.{kind}" in TEXT:
+        return msg(f"told.{kind}", seat=seat_name(colour))
+    return name("card_text", kind)
 
 
 def card(code: str) -> Msg:
@@ -604,10 +694,6 @@ def joined(parts: list[Any], how: str = "join.space") -> Any:
     return out
 
 
-def codes(items: list[str]) -> str:
-    """Codes (troop ids, pact ids) as the rulebook prints them: ``B-S1, B-S2``."""
-    return ", ".join(items)
-
-
 __all__ = ["TEXT", "CODES", "code_of", "troop", "seat_name", "res_name", "tribute_name", "province", "amount",
-           "amounts", "card", "objective", "joined", "codes"]
+           "amounts", "card", "objective", "joined", "troop_list", "offer_ref", "card_told", "positions",
+           "troop_group", "troops_by_group"]

@@ -7,7 +7,7 @@ from typing import Any
 from app.games.empire import data
 from app.games.empire.prompts import owed_seats
 from app.games.empire.state import State, controlled, round_order, troops_of
-from app.games.empire.text import amount, province, tribute_name
+from app.games.empire.text import amount, card_told, province, tribute_name, troop_list
 from app.games.empire.text import card as card_label
 from app.games.text import name
 
@@ -36,7 +36,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             "eliminated": pl["eliminated"], "objective_count": len(pl["objectives"]),
             "setback": None if card is None else {"card": card, "name": name("card", card[:3]),
                                                   "label": card_label(card),
-                                                  "text": name("card_text", card[:3])},
+                                                  "text": card_told(card, pl["colour"])},
             "effects": list(pl["effects"]),
             "trade_round": pl["trade_round"], "peace": pl["peace"], "next": dict(pl["next"]),
         })
@@ -81,7 +81,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         out["private"] = {
             "colour": pl["colour"],
             "objectives": [objective_card(o, o in pl["completed"]) for o in pl["objectives"]],
-            "losses": list(pl["losses"]), "tribute_preference": dict(pl["pref"]),
+            "losses": list(pl["losses"]), "losses_named": troop_list(pl["losses"]),
+            "tribute_preference": dict(pl["pref"]),
             "payments_owed": state["pay_window"].get(seat, 0),
             "must_remove": state["maint"].get(seat, 0),
             "choosing_for": colour.get(state["choosers"].get(seat, ""), None),

@@ -21,7 +21,7 @@ from app.games.empire.state import (
     troops_of,
     who,
 )
-from app.games.empire.text import amount, amounts, joined, province
+from app.games.empire.text import amount, amounts, joined, offer_ref, province, troop, troops_by_group
 from app.games.text import msg, name
 
 ADMIN_ORDER = {"MARKET": 0, "BUILD": 1, "MOVE": 2, "MODE": 3, "LOSSES": 4}
@@ -101,15 +101,15 @@ def apply_answer(state: State, seat: str, lines: list[dict[str, Any]]) -> list[E
         if d["op"].endswith("OFFER"):
             o = offer_ids.get(d["id"])
             if o is None:
-                errors.append(_err(d, "E311", id=d["id"]))
+                errors.append(_err(d, "E311", **offer_ref(d["id"])))
                 continue
             if d["op"] == "ACCEPT_OFFER" and res[o["get"]] < o["get_n"]:
-                errors.append(_err(d, "E312", held=amount(res[o["get"]], o["get"]), id=d["id"],
-                                   n=o["get_n"]))
+                errors.append(_err(d, "E312", held=amount(res[o["get"]], o["get"]),
+                                   seat=offer_ref(d["id"])["seat"], n=amount(o["get_n"], o["get"])))
                 continue
         else:
             if d["id"] not in pact_ids:
-                errors.append(_err(d, "E313", id=d["id"]))
+                errors.append(_err(d, "E313", **offer_ref(d["id"])))
                 continue
             if d["op"] == "ACCEPT_PACT" and owner(state, d["province"]) != seat:
                 errors.append(_err(d, "E314", province=province(d["province"])))
@@ -147,7 +147,7 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
                     continue
                 tid = new_id
             elif state["troops"].get(tid, {}).get("owner") != seat:
-                errors.append(_err(d, "E004", troop=tid))
+                errors.append(_err(d, "E004", troop=troop(tid)))
                 continue
         if op == "MARKET":
             r, n = d["res"], d["n"]
@@ -200,13 +200,14 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
                 else:
                     prov["building"] = what
                 if log is not None:
-                    log.append(msg("admin.build_heavy", province=province(p), troop=new_id) if what == "HEAVY"
+                    built = troop(new_id or "NEW")
+                    log.append(msg("admin.build_heavy", province=province(p), troop=built) if what == "HEAVY"
                                else msg("admin.build", building=name("building", what), province=province(p)))
         elif op == "MOVE":
             assert tid is not None
             here = state["troops"][tid]["province"]
             if tid in moved:
-                errors.append(_err(d, "E412", troop=tid))
+                errors.append(_err(d, "E412", troop=troop(tid)))
             elif d["province"] not in data.PROVINCES[here]["adj"]:
                 errors.append(_err(d, "E413", a=province(d["province"]), b=province(here)))
             else:
@@ -220,7 +221,7 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
                                     or _other_active(state, seat, d["target"]) is None):
                 errors.append(_err(d, "E415"))
             elif tid in moded:
-                errors.append(_err(d, "E416", troop=tid))
+                errors.append(_err(d, "E416", troop=troop(tid)))
             else:
                 moded.add(tid)
                 t = state["troops"][tid]
@@ -233,7 +234,7 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
             bad = next((x for x in d["troops"] if x != "NEW"
                         and state["troops"].get(x, {}).get("owner") != seat), None)
             if bad is not None:
-                errors.append(_err(d, "E004", troop=bad))
+                errors.append(_err(d, "E004", troop=troop(bad)))
             elif "NEW" in d["troops"] and new_id is None:
                 errors.append(_err(d, "E417"))
             elif len(set(ids)) != len(ids):
@@ -244,8 +245,11 @@ def apply_admin(state: State, seat: str, lines: list[dict[str, Any]],
     for tid, p in moves:
         state["troops"][tid]["province"] = p
     if log is not None and moves:
-        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=t, n=province(p)) for t, p in moves],
-                                                   "join.comma")))
+        dests: dict[int, list[str]] = {}
+        for tid, p in moves:
+            dests.setdefault(p, []).append(tid)
+        log.append(msg("admin.moves", moves=joined([msg("admin.move", troop=troops_by_group(ids), n=province(p))
+                                                    for p, ids in dests.items()], "join.comma")))
     return errors
 
 
@@ -272,7 +276,7 @@ def apply_lose(state: State, seat: str, lines: list[dict[str, Any]]) -> tuple[li
         if len(ids) != s or len(set(ids)) != len(ids):
             errors.append(_err(d, "E701", n=s))
         elif bad is not None:
-            errors.append(_err(d, "E702", troop=bad, seat=who(state, victim)))
+            errors.append(_err(d, "E702", troop=troop(bad), seat=who(state, victim)))
         else:
             for x in ids:
                 del state["troops"][x]

@@ -27,7 +27,7 @@ def test_board_svg_shows_owners_troops_modes_and_constructions():
     root = ElementTree.fromstring(svg)
     assert root.tag.endswith("svg") and root.get("viewBox") and not root.get("width")
     text = " ".join(t.text or "" for t in root.iter() if t.tag.endswith("text"))
-    for word in ("2 Westwood", "B-H1 ATK>R", "R-S1 CON", "WALL", "BLUE (you)", "BLUE · centre", "neutral"):
+    for word in ("2 Westwood", "BLUE 1 heavy ATK>R", "RED 1 CON", "WALL", "BLUE (you)", "BLUE · centre", "neutral"):
         assert word in text
     st = _state()
     control(st, "BLUE", 4)  # another player's centre, held: its owner is named

@@ -46,8 +46,8 @@ def test_t03_w1_second_attack_removes_defender():
     put(st, "R-S1", 9, "DEFENCE")
     events = combat(st, ScriptedRng("[+ 0 0 0]", "[+ + 0 -]", "[+ + + 0]"))
     log = texts(events)
-    assert "B-S1 attacks RED" in log and "net -1; no effect" in log
-    assert "net 1; R-S1 is removed" in log
+    assert "Blue troop 1 attacks RED" in log and "net -1; no effect" in log
+    assert "net 1; Red troop 1 is removed" in log
     assert "R-S1" not in st["troops"] and _spoils(st, "BLUE") == 1
 
 
@@ -177,7 +177,7 @@ def test_t12_scandal_cancels_pact_and_tie_goes_to_next_seat():
     rng = ScriptedRng("[0 0 0 0]", "[0 0 0 0]", "[0 0 0 0]", "[+ + 0 0]")
     events = combat(st, rng)
     log = texts(events)
-    assert "B-S2 attacks RED" in log and "R-S3" in st["troops"]
+    assert "Blue troop 2 attacks RED" in log and "R-S3" in st["troops"]
     assert "B-S1" not in st["troops"] and "G-S1" in st["troops"] and rng.fate == []
 
 
@@ -211,9 +211,9 @@ def test_example_w2_heavy_attacks_first_and_defence_bonus_shrinks():
         put(st, t, 8, "DEFENCE")
     events = combat(st, ScriptedRng("[0 0 - +]", "[+ + + 0]", "[+ + 0 0]", "[+ + + 0]"))
     attacks = [t for t in texts(events).split("\n") if "attacks" in t]
-    assert attacks[0].startswith("Y-H1") and "+1 heavy = 4 against defence 3" in attacks[0]
-    assert attacks[1].startswith("Y-S1") and "against defence 2" in attacks[1] and "no effect" in attacks[1]
-    assert attacks[2].startswith("Y-S2") and "G-S2 is removed" in attacks[2]
+    assert attacks[0].startswith("Yellow heavy troop 1") and "+1 heavy = 4 against defence 3" in attacks[0]
+    assert attacks[1].startswith("Yellow troop 1") and "against defence 2" in attacks[1] and "no effect" in attacks[1]
+    assert attacks[2].startswith("Yellow troop 2") and "Green troop 2 is removed" in attacks[2]
 
 
 def test_example_w3_conquest_with_wall_and_centre():

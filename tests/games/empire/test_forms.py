@@ -130,7 +130,7 @@ def test_forms_name_things_and_the_notation_stays_in_tooltips(app, client, runne
     html = client.get(path_of(blue_first(app, made)[0])).get_data(as_text=True)
     form = html[html.index('class="g-empire e-forms"'):html.index("</script>", html.index('class="g-empire e-forms"'))]
     shown = re.sub(r"<[^>]+>", " ", form.split("<script>")[0])
-    assert "Trade offer 1" in shown and "2 Wood" in shown and "Pact with YELLOW, protecting 1 (Bluehold)" in shown
+    assert "Trade offer 1" in shown and "2 Wood" in shown and "with YELLOW: 1 (Bluehold)" in shown
     assert "GIVE" not in shown and "PACT YELLOW" not in shown
     assert 'title="PACT YELLOW PROVINCE 1"' in form
 

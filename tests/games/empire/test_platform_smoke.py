@@ -28,7 +28,7 @@ def test_two_players_submit_proposals_and_admin_forms(app, client, runner):
     r = post_form(client, a["link"], {"move_B-S1": "MOVE B-S1 2", "mode_B-S1": "MODE B-S1 CONQUEST"})
     assert r.status_code == 303
     bad = post_form(client, b["link"], {"notation": "ADMIN: MOVE Y-S1 1"})
-    reason = "Move: troop Y-S1 to 1 (Bluehold): 1 (Bluehold) is not adjacent to 12 (Yellowhold)"
+    reason = "Move: Yellow troop 1 to 1 (Bluehold): 1 (Bluehold) is not adjacent to 12 (Yellowhold)"
     assert bad.status_code == 422 and reason in bad.get_data(as_text=True)  # the reason, not its code
     assert game_row(app, made["game"]).notified_key == "R1-T4"  # the rejected set resolved nothing
     assert post_form(client, b["link"], {"move_Y-S1": "MOVE Y-S1 11"}).status_code == 303

@@ -27,7 +27,7 @@ ADMIN = "ADMIN: MARKET BUY WOOD 1; BUILD INF 2; MOVE B-S1 2; MODE B-S1 ATTACK TA
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("en", "Buying 2 Wood for 1 Gold · Build: Infrastructure in 2 (Westwood) · Move: troop B-S1 to 2 (Westwood)"),
+    ("en", "Buying 2 Wood for 1 Gold · Build: Infrastructure in 2 (Westwood) · Move: Blue troop 1 to 2 (Westwood)"),
     ("pt", "Comprar 2 de Madeira por 1 de Ouro · Construção: Infraestrutura em 2 (Bosque Ocidental)"),
     ("el", "Αγορά 2 Ξύλο με 1 Χρυσό · Κατασκευή: Υποδομή στο 2 (Δυτικό Δάσος)"),
 ])

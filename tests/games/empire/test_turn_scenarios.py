@@ -162,7 +162,7 @@ def test_t19_second_offer_fails_proposer_lacks_resources():
     new, events = RULES.resolve(st, {"P4": RULES.parse("ACCEPT OFFER B-O1"),
                                      "P2": RULES.parse("ACCEPT OFFER B-O2")}, ScriptedRng())
     assert stock(new, "BLUE")["FOOD"] == 1 and stock(new, "BLUE")["IRON"] == 1
-    assert "B-O2 fails: proposer lacks resources" in texts(events)
+    assert "BLUE's offer (3 Food for 1 Stone) fails: BLUE lacks the resources." in texts(events)
     assert len(new["players"]["P1"]["trade"]) == 1
 
 
@@ -208,7 +208,7 @@ def test_t21_routing_replacement_and_piece_limit():
     order = RULES.parse("ROUTE GOLD 3; ROUTE TROOPS 1 AT 9")
     RULES.validate(st, "P4", order)
     new, events = RULES.resolve(st, {"P4": order}, ScriptedRng())
-    assert "RED routes population: 3 into Gold and 1 into a new troop (R-S20)." in texts(events)
+    assert "RED routes population: 3 into Gold and 1 into a new troop (Red troop 20)." in texts(events)
     assert new["troops"]["R-S20"]["province"] == 9 and new["troops"]["R-S20"]["mode"] == "DEFENCE"
 
 
