@@ -35,7 +35,7 @@ UNREADABLE = """() => {
       const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
       if (ruler.measureText(text).width <= room) { continue; }
       const note = s.nextElementSibling;
-      const shown = note && note.classList.contains('e-chosen') && !note.hidden && note.textContent === text
+      const shown = note && note.classList.contains('chosen-full') && !note.hidden && note.textContent === text
         && note.getBoundingClientRect().right <= document.documentElement.clientWidth;
       if (shown) { echoed += 1; } else { out.push(s.name + ': ' + text); }
     }
