@@ -148,7 +148,7 @@ def evaluate(state: State, side: str) -> float:
 
 
 def _try(state: State, seat: str, order: Order) -> State | None:
-    sim: State = bot_solo.clone(state)
+    sim: State = choices.clone(state)
     try:
         if order["type"] == "PLAY":
             actions.apply_play(sim, seat, order, SIM_RNG, [])
