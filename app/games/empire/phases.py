@@ -192,8 +192,10 @@ def apply_setback(state: State, seat: str, code: str) -> dict[str, Any]:
         if provs:
             state["provinces"][str(min(provs))]["building"] = None
             return msg("effect.destroyed", building=name("building", kind), province=province(min(provs)))
-        return msg("effect.no_building", building=name("building", kind),
-                   what=amount(lose(state, seat, res, 2), res))
+        taken = lose(state, seat, res, 2)
+        if not taken:
+            return msg("effect.no_building_none", building=name("building", kind), what=name("resource", res))
+        return msg("effect.no_building", building=name("building", kind), what=amount(taken, res))
     if code == "S13":
         mine = {t["province"] for t in state["troops"].values() if t["owner"] == seat}
         cands = [p for p in controlled(state, seat)

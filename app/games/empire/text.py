@@ -259,6 +259,7 @@ TEXT = EmpireCatalogue("empire", [
     T("effect.deserts", "{troop} deserts."),
     T("effect.destroyed", "the {building} in {province} is destroyed."),
     T("effect.no_building", "no {building}; loses {what}."),
+    T("effect.no_building_none", "no {building}, and no {what} to lose."),
     T("effect.nothing", "nothing happens."),
     T("effect.neutral", "{province} becomes neutral."),
     T("effect.pacts_cancelled", "pacts with {seats} cancelled."),

@@ -27,6 +27,14 @@ def test_resource_setbacks_lose_what_they_can(card, before, after):
     assert {r: stock(st, "BLUE")[r] for r in after} == after
 
 
+def test_a_setback_that_finds_nothing_to_take_says_so():
+    st = scenario()
+    res(st, "BLUE", IRON=0, WOOD=1, STONE=0)
+    assert english(apply_setback(st, "P1", "S04")) == "has no Iron to lose."
+    assert english(apply_setback(st, "P1", "S07")) == "loses 1 Wood."
+    assert english(apply_setback(st, "P1", "S10")) == "no Wall, and no Stone to lose."
+
+
 def test_fire_and_earthquake_destroy_lowest_construction_or_cost_resources():
     st = scenario()
     control(st, "BLUE", 2, 3, 5)
