@@ -23,7 +23,8 @@ READ = """box => Array.from(box.querySelectorAll('select')).filter(s => s.offset
   const st = getComputedStyle(s);
   ruler.font = st.fontWeight + ' ' + st.fontSize + ' ' + st.fontFamily;
   const text = s.selectedOptions[0] ? s.selectedOptions[0].textContent.trim() : '';
-  const line = s.nextElementSibling && s.nextElementSibling.classList.contains('chosen-full') ? s.nextElementSibling : null;
+  const next = s.nextElementSibling;
+  const line = next && next.classList.contains('chosen-full') ? next : null;
   const r = line ? line.getBoundingClientRect() : null;
   return {name: s.name, text, fits: ruler.measureText(text).width <= s.clientWidth - 40,
           line: line ? line.textContent : null, shown: !!(line && line.offsetParent),
