@@ -117,3 +117,33 @@ def test_leaders_on_the_board_are_named_in_the_pages_language_inside_their_token
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("svg:visible").first.screenshot(path=str(SCREENSHOTS / f"dual_powers-leaders-{lang}-board.png"))
     page.context.close()
+
+
+GROUPS = """s => Array.from(s.querySelectorAll('optgroup')).map(g => ({card: g.label,
+  options: Array.from(g.querySelectorAll('option')).map(o => o.textContent.trim())}))"""
+
+
+@pytest.mark.parametrize("lang", ["pt", "el"])
+def test_without_javascript_a_phones_combined_choices_lead_with_what_differs(live, client, runner, chromium,
+                                                                          fixed_seed, lang):
+    """One select of a form's legal combinations: grouped by card (the group's heading), each option
+    leading with the token (what differs between them, and what a phone's narrow select shows)."""
+    game, links = _played(live, client, runner)
+    seat = next(iter(sorted(game.owed)))
+    forms = game.owed[seat]["forms"]
+    moving = [i for i, f in enumerate(forms) if f.get("combos") and "token" in f["combos"][0]]
+    assert moving, [kind_of(f) for f in forms]
+    page = open_page(chromium, links[seat] + f"?lang={lang}", "phone", javascript=False)
+    for i in moving:
+        box = page.locator("details.dp-form").nth(i)
+        if box.get_attribute("open") is None:
+            box.locator("summary").click()
+        combo = box.locator("select[name=combo]")
+        groups = combo.evaluate(GROUPS)
+        tokens = box.locator("select[name=token] option").evaluate_all("os => os.map(o => o.textContent.trim())")
+        assert len(groups) == len({c["card"] for c in forms[i]["combos"]})
+        for group in groups:
+            assert all(o.endswith(group["card"]) and any(o.startswith(t) for t in tokens) for o in group["options"])
+        shot(page, f"dual_powers-nojs-combos-{lang}-{i}")
+        assert overflow(page) == 0
+    page.context.close()

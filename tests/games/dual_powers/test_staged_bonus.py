@@ -190,3 +190,12 @@ def test_a_bonus_recruit_of_the_unit_just_recruited_posted_by_hand_is_refused(ap
 @pytest.fixture
 def fixed_seed(monkeypatch):
     monkeypatch.setattr("app.turns.setup.new_seed", lambda: "dual-powers-forms-seed")
+
+
+def test_a_second_step_address_made_by_hand_draws_the_page_and_offers_no_bonus(app, client, runner, fixed_seed):
+    made, link, game, seat, index = _recruit_with_bonus(app, client, runner)
+    for junk in ({"card": "ZZZ", "units": ["R99", "<b>"]}, {"units": "R01"}, {"card": "", "special": "on"}):
+        page = client.get(path_of(link) + "?" + urlencode({**junk, "dp_bonus": index}, doseq=True))
+        assert page.status_code == 200
+        assert _combo_values(page.get_data(as_text=True), index) == []  # no action: no bonus action to offer
+        assert "<b>" not in page.get_data(as_text=True).split('name="form_index"', 1)[1]
