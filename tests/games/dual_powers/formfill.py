@@ -85,3 +85,11 @@ def each_turn(app: Any, game_id: int, most: int) -> Iterator[tuple[Any, str, lis
         seat = next(s for s in sorted(game.owed) if (game.step_no, s) not in sent)
         sent.add((game.step_no, seat))
         yield game, seat, game.owed[seat]["forms"]
+
+
+def send_and_see_it_stored(page, box) -> None:
+    """Send the form open in ``box`` (a Chromium page) and check that the page says the order is on file."""
+    box.locator("button[type=submit]").first.click()
+    page.wait_for_load_state()
+    assert "Your order" in page.inner_text("body")
+    page.context.close()

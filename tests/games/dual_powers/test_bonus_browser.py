@@ -8,6 +8,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from tests.browser import open_page, overflow, shot
+from tests.games.dual_powers.formfill import send_and_see_it_stored
 
 from .test_forms import _to_a_move
 
@@ -65,10 +66,7 @@ def test_with_javascript_the_bonus_fields_offer_only_what_the_action_allows(live
             assert _options(box.locator("select[name=bonus_to]")) == regions
     assert overflow(page) == 0
     shot(page, f"dual_powers-bonus-js-{size}")
-    box.locator("button[type=submit]").first.click()
-    page.wait_for_load_state()
-    assert "Your order" in page.inner_text("body")
-    page.context.close()
+    send_and_see_it_stored(page, box)
 
 
 @pytest.mark.parametrize("size", ["phone", "desk"])
@@ -96,7 +94,4 @@ def test_without_javascript_the_bonus_action_comes_on_a_second_step(live, client
     assert offered == [{k: v for k, v in b.items() if v is not None} for b in legal]
     shot(page, f"dual_powers-bonus-nojs-2-{size}")
     box.locator("select[name=combo]").select_option(index=len(offered))
-    box.locator("button[type=submit]").first.click()
-    page.wait_for_load_state()
-    assert "Your order" in page.inner_text("body")
-    page.context.close()
+    send_and_see_it_stored(page, box)

@@ -38,6 +38,21 @@ def _orders(app, game_id):
         return len(s.exec(select(Order).where(Order.game_id == game_id)).all())
 
 
+def refused_on_the_page(app, client, game_id, link, fields, index, refused, lang) -> str:
+    """Post ``fields`` by hand: the page refuses them with the rules' reason (``refused``) in the player's
+    language (422) and nothing changes; the page's HTML."""
+    before = (_orders(app, game_id), game_row(app, game_id).step_no)
+    resp = _post(client, link, fields, index, lang)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422
+    shown = unescape(re.search(r'class="error"[^>]*>(.*?)</div>', html, re.S).group(1)).strip()
+    assert shown == render("dual_powers", refused.message, lang)
+    if lang != "en":
+        assert shown != render("dual_powers", refused.message, "en")
+    assert (_orders(app, game_id), game_row(app, game_id).step_no) == before
+    return html
+
+
 @pytest.mark.parametrize(("players", "options"), [
     (("sov@example.org", "gov@example.org"), ()),
     (("solo@example.org",), ("--option", "solo=true", "--option", "difficulty=3", "--option", "faction=GOV")),
@@ -238,14 +253,6 @@ def test_a_bonus_action_clashing_with_the_action_posted_by_hand_is_refused(app, 
     action, bonus = _clash(form)
     with pytest.raises(IllegalOrder) as refused:
         RULES.validate(game.state, seat, {**form["base"], **action, **bonus})
-    before = (_orders(app, made["game"]), game_row(app, made["game"]).step_no)
-    resp = _post(client, link, {**action, **bonus}, index, lang)
-    html = resp.get_data(as_text=True)
-    assert resp.status_code == 422
-    shown = unescape(re.search(r'class="error"[^>]*>(.*?)</div>', html, re.S).group(1)).strip()
-    assert shown == render("dual_powers", refused.value.message, lang)
-    if lang != "en":
-        assert shown != render("dual_powers", refused.value.message, "en")
-    assert (_orders(app, made["game"]), game_row(app, made["game"]).step_no) == before
+    html = refused_on_the_page(app, client, made["game"], link, {**action, **bonus}, index, refused.value, lang)
     # the input is kept: the bonus action is still chosen
     assert re.search(rf'<option value="{bonus["bonus_token"]}"[^>]*selected', html)

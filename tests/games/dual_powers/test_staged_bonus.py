@@ -13,11 +13,10 @@ import pytest
 
 from app.games import IllegalOrder
 from app.games.dual_powers import RULES
-from app.i18n.gametext import render
-from tests.platform.helpers import create_game, game_row, path_of, step_of
+from tests.platform.helpers import create_game, path_of, step_of
 
 from .formfill import each_turn, kind_of, legal_values
-from .test_forms import _orders, _post
+from .test_forms import _post, refused_on_the_page
 
 STAGED = ("recruit", "leader")
 
@@ -171,15 +170,8 @@ def test_a_bonus_recruit_of_the_unit_just_recruited_posted_by_hand_is_refused(ap
     order = {**form["base"], **action, **bonus_of(bonus)}
     with pytest.raises(IllegalOrder) as refused:
         RULES.validate(game.state, seat, order)
-    before = (_orders(app, made["game"]), game_row(app, made["game"]).step_no)
-    resp = _post(client, link, {**action, **bonus_of(bonus)}, index, lang)
-    html = resp.get_data(as_text=True)
-    assert resp.status_code == 422
-    shown = unescape(re.search(r'class="error"[^>]*>(.*?)</div>', html, re.S).group(1)).strip()
-    assert shown == render("dual_powers", refused.value.message, lang)
-    if lang != "en":
-        assert shown != render("dual_powers", refused.value.message, "en")
-    assert (_orders(app, made["game"]), game_row(app, made["game"]).step_no) == before
+    html = refused_on_the_page(app, client, made["game"], link, {**action, **bonus_of(bonus)}, index, refused.value,
+                               lang)
     # the input is kept: the unit ticked, the card and the bonus action chosen
     body = _form_html(html, index)
     assert re.search(rf'value="{bonus["bonus_token"]}"[^>]*checked', body)

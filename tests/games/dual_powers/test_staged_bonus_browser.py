@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from tests.browser import open_page, overflow, shot
+from tests.games.dual_powers.formfill import send_and_see_it_stored
 
 from .test_staged_bonus import _recruit_with_bonus, bonus_of
 
@@ -66,10 +67,7 @@ def test_with_javascript_the_recruit_forms_bonus_fields_follow_the_units_ticked(
     assert unit not in _options(box.locator("select[name=bonus_token]"))  # the unit ticked is no longer offered
     assert overflow(page) == 0
     shot(page, f"dual_powers-recruit-bonus-js-{size}")
-    box.locator("button[type=submit]").first.click()
-    page.wait_for_load_state()
-    assert "Your order" in page.inner_text("body")
-    page.context.close()
+    send_and_see_it_stored(page, box)
 
 
 @pytest.mark.parametrize("size", ["phone", "desk"])
@@ -96,10 +94,7 @@ def test_without_javascript_the_recruit_forms_bonus_comes_on_a_second_step(live,
     assert all(b.get("bonus_token") != unit for b in offered if b["bonus"] == "RECRUIT")
     shot(page, f"dual_powers-recruit-bonus-nojs-2-{size}")
     box.locator("select[name=combo]").select_option(index=len(offered))
-    box.locator("button[type=submit]").first.click()
-    page.wait_for_load_state()
-    assert "Your order" in page.inner_text("body")
-    page.context.close()
+    send_and_see_it_stored(page, box)
 
 
 def _leader_pair(form: dict) -> tuple[dict, dict] | None:
@@ -160,7 +155,4 @@ def test_with_javascript_the_leader_forms_bonus_fields_follow_the_special_abilit
             assert _options(box.locator("select[name=bonus_token]")) == tokens, state
     assert overflow(page) == 0
     shot(page, f"dual_powers-leader-bonus-js-{size}")
-    box.locator("button[type=submit]").first.click()
-    page.wait_for_load_state()
-    assert "Your order" in page.inner_text("body")
-    page.context.close()
+    send_and_see_it_stored(page, box)
