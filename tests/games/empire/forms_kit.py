@@ -31,3 +31,20 @@ def legal_values(spec: dict[str, Any], pick: int = 0) -> dict[str, Any]:
             else:
                 data[name] = f.get("default", f.get("min", 0))
     return data
+
+
+#: the languages of the seats of ``greek_and_portuguese_game``, in seat order
+GREEK_AND_PORTUGUESE = ("el", "pt", "el", "pt")
+
+
+def greek_and_portuguese_game(live: Any, runner: Any) -> dict[str, Any]:
+    """A 4-player Empire game whose players read Greek and Portuguese (``GREEK_AND_PORTUGUESE``)."""
+    from app.db import get_engine, write_session
+    from app.turns import get_or_create_player
+    from tests.platform.helpers import create_game
+
+    emails = tuple(f"{lang}{i}@example.org" for i, lang in enumerate(GREEK_AND_PORTUGUESE))
+    with live.app_context(), write_session(get_engine()) as session:
+        for email, lang in zip(emails, GREEK_AND_PORTUGUESE, strict=True):
+            get_or_create_player(session, email).language = lang
+    return create_game(runner, "empire", emails, "--option", "players=4")

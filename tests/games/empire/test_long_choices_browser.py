@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.db import get_engine, write_session
-from app.turns import get_or_create_player
 from tests.browser import open_page
-from tests.games.empire.forms_kit import legal_values
+from tests.games.empire.forms_kit import GREEK_AND_PORTUGUESE, greek_and_portuguese_game, legal_values
 from tests.games.empire.test_forms_browser import _fits, _phase
-from tests.platform.helpers import create_game, post_form
+from tests.platform.helpers import post_form
 
 pytestmark = pytest.mark.browser
 
@@ -49,12 +47,7 @@ UNREADABLE = """() => {
 
 
 def test_every_choice_of_every_form_reads_whole_on_a_phone(live, runner, chromium):
-    langs = ("el", "pt", "el", "pt")
-    emails = tuple(f"{lang}{i}@example.org" for i, lang in enumerate(langs))
-    with live.app_context(), write_session(get_engine()) as session:
-        for email, lang in zip(emails, langs, strict=True):
-            get_or_create_player(session, email).language = lang
-    made = create_game(runner, "empire", emails, "--option", "players=4")
+    made, langs = greek_and_portuguese_game(live, runner), GREEK_AND_PORTUGUESE
     client = live.test_client()
     seen: dict[tuple[str, str], int] = {}
     echoed = 0

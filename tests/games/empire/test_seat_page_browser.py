@@ -9,12 +9,10 @@ import re
 
 import pytest
 
-from app.db import get_engine, write_session
-from app.turns import get_or_create_player
 from tests.browser import open_page
-from tests.games.empire.forms_kit import legal_values
+from tests.games.empire.forms_kit import GREEK_AND_PORTUGUESE, greek_and_portuguese_game, legal_values
 from tests.games.empire.test_forms_browser import _fits, _phase
-from tests.platform.helpers import create_game, post_form
+from tests.platform.helpers import post_form
 
 pytestmark = pytest.mark.browser
 
@@ -27,12 +25,7 @@ CODES = re.compile(r"\b(GOLD|WOOD|STONE|IRON|FOOD|POP|INF|WALL|HEAVY|(?<!-)O[1-8
 
 @pytest.mark.parametrize("size", ["phone", "desk"])
 def test_the_seat_page_in_greek_and_portuguese(live, runner, chromium, size):
-    langs = ("el", "pt", "el", "pt")
-    emails = tuple(f"{lang}{i}@example.org" for i, lang in enumerate(langs))
-    with live.app_context(), write_session(get_engine()) as session:
-        for email, lang in zip(emails, langs, strict=True):
-            get_or_create_player(session, email).language = lang
-    made = create_game(runner, "empire", emails, "--option", "players=4")
+    made, langs = greek_and_portuguese_game(live, runner), GREEK_AND_PORTUGUESE
     client = live.test_client()
     for _ in range(3):  # proposals, answers, administration: troops on the map, offers and pacts made
         phase, owed = _phase(live, made["game"])
