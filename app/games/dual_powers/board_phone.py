@@ -20,6 +20,9 @@ TOP = 92
 GAP = 26
 POS = {"RED": (0, 0), "GRN": (1, 0), "BLU": (1, 1), "WHT": (1, 2), "BRN": (0, 2), "PUR": (0, 1)}
 PER_ROW, MAX_TOKENS = 3, 9
+#: a token's width, the step from one to the next and the first one's left margin: three in a row stay
+#: inside the inner frame of a region in unrest (5 px in from the box)
+TOKEN_W, TOKEN_STEP, TOKEN_LEFT = 54, 56, 9
 FILL = {"RED": "#f6d2d2", "GRN": "#d5ecd2", "BLU": "#d4e2f5", "WHT": "#ffffff", "BRN": "#e8dccb",
         "PUR": "#e6d6ee"}
 OWNER_STROKE = {"SOV": "#b00000", "GOV": "#1f3f8f", "OPP": "#000000", "NEU": "#2e7d32"}
@@ -88,10 +91,10 @@ def _token(x: float, y: float, tok: dict[str, Any], tr: Render) -> str:
     fill, dash = ("#fff", "") if tok["fresh"] else ("url(#dp-hatch-n)", ' stroke-dasharray="4 3"')
     short = tok.get("short") or tok["id"]
     label = tr(short) if isinstance(short, dict) else str(short)
-    return (f'<rect x="{x:.0f}" y="{y:.0f}" width="56" height="27" rx="4" fill="{fill}" stroke="{stroke}" '
+    return (f'<rect x="{x:.0f}" y="{y:.0f}" width="{TOKEN_W}" height="27" rx="4" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="2.5"{dash}><title>{escape(tr(tok["name"]))} ({escape(tok["id"])})</title></rect>'
             + _t(x + 4, y + 19, label, 13 if len(label) <= 3 else 11, weight="bold")
-            + _t(x + 52, y + 19, tok["strength"], 14, "end", "bold"))
+            + _t(x + TOKEN_W - 4, y + 19, tok["strength"], 14, "end", "bold"))
 
 
 def _region(reg: dict[str, Any], tr: Render) -> str:
@@ -114,7 +117,7 @@ def _region(reg: dict[str, Any], tr: Render) -> str:
     ty = y + 96
     shown = reg["tokens"][:MAX_TOKENS]
     for i, tok in enumerate(shown):
-        out.append(_token(x + 6 + (i % PER_ROW) * 58, ty - 18 + (i // PER_ROW) * 30, tok, tr))
+        out.append(_token(x + TOKEN_LEFT + (i % PER_ROW) * TOKEN_STEP, ty - 18 + (i // PER_ROW) * 30, tok, tr))
     tags = [tr(msg("board.unrest"))] if reg["unrest"] else []
     tags += [tr(msg("board.objective", marker=m)) for m in reg["markers"]]
     if len(reg["tokens"]) > len(shown):

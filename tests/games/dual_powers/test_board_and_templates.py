@@ -57,3 +57,21 @@ def test_solo_board_renders_the_opposition():
     view = RULES.view(state, "GOV")
     html = _env().get_template("games/dual_powers/board.html").render(view=view, seat="GOV")
     assert "Opposition" in html and "pool: level 1" in html
+
+
+def test_on_the_phone_board_a_full_row_of_tokens_stays_inside_a_region_in_unrest():
+    """Three tokens a row, nine in all, inside the inner frame that marks a region in unrest."""
+    import re as _re
+
+    from app.games.dual_powers.board_phone import _region
+
+    token = {"owner": "SOV", "fresh": False, "short": "KOL", "id": "L-KOL", "name": "Kollontai", "strength": 2}
+    region = {"id": "GRN", "unrest": True, "name": "Petrograd Side", "strength": {}, "greater": None,
+              "markers": [], "tokens": [dict(token) for _ in range(9)]}
+    svg = _region(region, lambda m: m if isinstance(m, str) else str(m.get("id", "")))
+    rects = [{k: float(v) for k, v in _re.findall(r' (x|y|width|height)="([\d.]+)"', r)}
+             for r in _re.findall(r"<rect [^>]*>", svg)]
+    frame, tokens = rects[1], rects[2:]
+    assert len(tokens) == 9
+    for t in tokens:  # strokes 2.5 wide: half of each outside the rectangle
+        assert t["x"] - 1.25 >= frame["x"] + 0.75 and t["x"] + t["width"] + 1.25 <= frame["x"] + frame["width"] - 0.75
