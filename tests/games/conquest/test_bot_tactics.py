@@ -68,3 +68,13 @@ def test_three_defenders_are_attacked_only_by_more_than_twice_as_many():
     assert bot_order(RULES, s, red, None) == {"type": "END_OFFENSIVE"}  # the spec's margin of 2 would attack
     s["armies"]["GER"] = 7
     assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR"}
+
+
+def test_a_big_stack_rolls_many_times_in_one_order_while_the_odds_stay_good():
+    owners = {"GER": "Red", "BAL": "Blue", **{t: "Blue" for t in WEST}}
+    s = scenario(players=2, owners=owners, armies={"GER": 40, "BAL": 3, **{t: 3 for t in WEST}})
+    red = seat(s, "Red")
+    # 40 attackers against 3: before the 12th roll at most 33 are lost, 7 left: still twice as many plus one
+    assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR", "repeat": 12}
+    s["armies"]["GER"] = 9
+    assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR"}
