@@ -3,6 +3,8 @@ hunting the target colour or an abandoned seat, finishing off a colour down to i
 
 from __future__ import annotations
 
+import random
+
 from app.games.base import bot_order
 from app.games.conquest import RULES
 
@@ -78,3 +80,13 @@ def test_a_big_stack_rolls_many_times_in_one_order_while_the_odds_stay_good():
     assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR", "repeat": 12}
     s["armies"]["GER"] = 9
     assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR"}
+
+
+def test_an_ai_turn_of_thousands_of_armies_comes_to_its_end():
+    """Germany's 9,000 armies face 2,500 in each neighbour: taking two of them takes thousands of rolls."""
+    s = scenario(players=2, owners={"GER": "Red"}, armies={"GER": 9000, "BAL": 2500, **{t: 2500 for t in WEST}})
+    red, blue = seat(s, "Red"), seat(s, "Blue")
+    s["status"][red] = "FULL_AUTO"  # auto-command plays Red's whole turn
+    new, _ = RULES.resolve(s, {red: {"type": "AUTO"}}, random.Random(3))
+    assert new["current"] == blue
+    assert len([t for t, o in new["owner"].items() if o == red]) >= 2
