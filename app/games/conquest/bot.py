@@ -155,6 +155,15 @@ def choose_attack(state: State, seat: str) -> tuple[str, str] | None:
     return best
 
 
+def attack_order(state: State, a: str, b: str) -> dict[str, Any]:
+    """One roll, or as many rolls as stay at good odds whatever the dice (a big stack)."""
+    rolls = bot_tactics.rolls_at_good_odds(int(state["armies"][a]), int(state["armies"][b]))
+    order: dict[str, Any] = {"type": "ATTACK", "pair": f"{a}-{b}"}
+    if rolls > 1:
+        order["repeat"] = rolls
+    return order
+
+
 def choose_advance(state: State, seat: str) -> int:
     """Spec 9.5: all d armies if the origin stays safe, else 1."""
     p = state["pending"]
@@ -251,7 +260,7 @@ def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:
             or choose_attack(state, seat)
         )
         if pair:
-            return {"type": "ATTACK", "pair": f"{pair[0]}-{pair[1]}"}
+            return attack_order(state, *pair)
         return {"type": "END_OFFENSIVE"}
     move = choose_move(state, seat)
     return move or {"type": "END_TURN"}

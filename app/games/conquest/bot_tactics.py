@@ -10,6 +10,8 @@ turn order and round, the seat's own objective), never on anything the seat may 
   colour and strike it at smaller odds; without one, do the same to an abandoned seat.
 - ``finish_the_weak``: a colour down to its last territories is taken before another commander
   can fulfil a destruction objective on it (its cards come with it).
+- ``rolls_at_good_odds``: a big stack rolls as many times in one order as the odds stay good
+  whatever the dice, so a turn of thousands of armies does not take thousands of orders.
 """
 
 from __future__ import annotations
@@ -24,9 +26,19 @@ def good_odds(attackers: int, defenders: int) -> bool:
     """Whether attacking until conquest or exhaustion wins about two times in three: a defender
     rolls as many dice as it has armies up to three and wins ties, so two armies more are enough
     against one or two, and twice as many plus one against three or more."""
-    if defenders <= 2:
-        return attackers >= defenders + 2
-    return attackers >= 2 * defenders + 1
+    return attackers >= odds_need(defenders)
+
+
+def odds_need(defenders: int) -> int:
+    """The fewest attackers at good odds against ``defenders``."""
+    return defenders + 2 if defenders <= 2 else 2 * defenders + 1
+
+
+def rolls_at_good_odds(attackers: int, defenders: int) -> int:
+    """How many rolls in a row keep the odds good whatever the dice: a roll costs the attacker at
+    most three armies and never adds a defender, so a big stack rolls many times in one order
+    instead of one order a roll (at most 99, the notation's REPEAT)."""
+    return max(1, min(99, (attackers - odds_need(defenders)) // 3 + 1))
 
 
 def striking_force(state: State, t: str) -> int:

@@ -3,6 +3,8 @@ hunting the target colour or an abandoned seat, finishing off a colour down to i
 
 from __future__ import annotations
 
+import random
+
 from app.games.base import bot_order
 from app.games.conquest import RULES
 
@@ -68,3 +70,23 @@ def test_three_defenders_are_attacked_only_by_more_than_twice_as_many():
     assert bot_order(RULES, s, red, None) == {"type": "END_OFFENSIVE"}  # the spec's margin of 2 would attack
     s["armies"]["GER"] = 7
     assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR"}
+
+
+def test_a_big_stack_rolls_many_times_in_one_order_while_the_odds_stay_good():
+    owners = {"GER": "Red", "BAL": "Blue", **{t: "Blue" for t in WEST}}
+    s = scenario(players=2, owners=owners, armies={"GER": 40, "BAL": 3, **{t: 3 for t in WEST}})
+    red = seat(s, "Red")
+    # 40 attackers against 3: before the 12th roll at most 33 are lost, 7 left: still twice as many plus one
+    assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR", "repeat": 12}
+    s["armies"]["GER"] = 9
+    assert bot_order(RULES, s, red, None) == {"type": "ATTACK", "pair": "GER-GBR"}
+
+
+def test_an_ai_turn_of_thousands_of_armies_comes_to_its_end():
+    """Germany's 9,000 armies face 2,500 in each neighbour: taking two of them takes thousands of rolls."""
+    s = scenario(players=2, owners={"GER": "Red"}, armies={"GER": 9000, "BAL": 2500, **{t: 2500 for t in WEST}})
+    red, blue = seat(s, "Red"), seat(s, "Blue")
+    s["status"][red] = "FULL_AUTO"  # auto-command plays Red's whole turn
+    new, _ = RULES.resolve(s, {red: {"type": "AUTO"}}, random.Random(3))
+    assert new["current"] == blue
+    assert len([t for t, o in new["owner"].items() if o == red]) >= 2

@@ -99,6 +99,9 @@ def test_three_missed_turns_hand_the_seat_to_full_auto_command_and_nobody_waits_
     row = _row(app, game)
     assert row.state["timeouts"][x["seat"]] == 3 and f"{x['seat']} (" in " ".join(_events(app, game))
     assert "passes to full auto-command" in " ".join(_events(app, game))
+    page = _page(client, x)  # while the game runs (Y may win within the rounds below)
+    assert "Nothing owed by you now" in page and "Your seat is under auto-command" in page
+    assert ">Resume command</button>" in page and ">Abandon the game (final)</button>" in page
     attacks = 0
     for _ in range(4):  # four rounds: each of X's turns is played in the request that ends Y's turn
         row = _row(app, game)
@@ -119,9 +122,6 @@ def test_three_missed_turns_hand_the_seat_to_full_auto_command_and_nobody_waits_
         steps = s.exec(select(Step).where(Step.game_id == x["game"])).all()
     full_auto_from = min(st.step_no for st in steps if st.state["status"][x["seat"]] == "FULL_AUTO")
     assert all(x["seat"] not in st.owed for st in steps if st.step_no >= full_auto_from)
-    page = _page(client, x)
-    assert "Nothing owed by you now" in page and "Your seat is under auto-command" in page
-    assert ">Resume command</button>" in page and ">Abandon the game (final)</button>" in page
 
 
 def test_resume_command_from_the_page_takes_effect_at_the_next_turn(app, client, runner, game):
