@@ -62,6 +62,8 @@ GOLD_MARGIN = 2
 BUILD_MARGIN = 1
 #: Food kept beyond the population's: Blight (S01) and Bandits (S07) take some.
 FOOD_MARGIN = 1
+#: Food bought up to beyond the population's: Harsh winter (S15) asks 2 more.
+FOOD_STOCK = 3
 
 
 def _home(state: State, seat: str) -> int | None:
@@ -140,8 +142,9 @@ def market_for_upkeep(state: State, seat: str, res: dict[str, int]) -> Line | No
 
 
 def market_for_food(state: State, seat: str, res: dict[str, int]) -> Line | None:
-    """Food for the population (Maintenance takes one Food per Pop), with Gold to spare."""
-    need = res["POP"] + FOOD_MARGIN - res["FOOD"]
+    """Food for the population (Maintenance takes one Food per Pop) and a stock against setbacks,
+    with Gold to spare."""
+    need = res["POP"] + FOOD_STOCK - res["FOOD"]
     n = min((need + 1) // data.MARKET_BUY_RATE, spare_gold(state, seat, res))
     if need <= 0 or n <= 0:
         return None
@@ -151,8 +154,9 @@ def market_for_food(state: State, seat: str, res: dict[str, int]) -> Line | None
 
 
 def market_for_hunger(state: State, seat: str, res: dict[str, int]) -> Line | None:
-    """Food before builds when the population would go hungry (beyond the margin)."""
-    return market_for_food(state, seat, res) if res["FOOD"] < res["POP"] else None
+    """Food before builds when the population's Food and its margin are not there: a stock is
+    bought at once, so that the next rounds' market is free for builds."""
+    return market_for_food(state, seat, res) if res["FOOD"] < res["POP"] + FOOD_MARGIN else None
 
 
 def build_toward_objectives(state: State, seat: str, res: dict[str, int], market: bool) -> list[Line]:

@@ -90,15 +90,17 @@ def test_the_army_strikes_the_provinces_of_a_rival_about_to_win_on_trade():
     assert {ln["troop"]: ln["mode"] for ln in lines(order, "MODE")}.get("B-S2") == "CONQUEST"
 
 
-def test_a_builds_missing_good_comes_before_food_beyond_the_populations_need():
+def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populations_food():
     st = scenario(2)
     st["phase"] = "T4"
     holding(st, "BLUE", "O2")
     put(st, "B-S1", 1)
-    res(st, "BLUE", GOLD=8, STONE=1, IRON=2, WOOD=1, FOOD=3, POP=3)
+    res(st, "BLUE", GOLD=8, STONE=1, IRON=2, WOOD=1, FOOD=4, POP=3)
     order = order_of(st, "BLUE")
     assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "STONE", "n": 1}]
     assert [ln["what"] for ln in lines(order, "BUILD")] == ["WALL"]
-    res(st, "BLUE", FOOD=1)
+    res(st, "BLUE", FOOD=3)
     order = order_of(st, "BLUE")
-    assert [ln["res"] for ln in lines(order, "MARKET")] == ["FOOD"], "a hungry population first"
+    assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "FOOD", "n": 2}], \
+        "the population's Food and its margin first, with a stock: 3 + 4 Food for 3 Pop"
+    assert not lines(order, "BUILD")
