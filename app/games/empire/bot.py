@@ -15,8 +15,8 @@ as a list of rules of thumb, one function each:
   goal, pacts only against a threat and none for a usurper;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
-- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O4, O5 and
-  O7, raised nearest the objective's goal).
+- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O1, O4,
+  O5, O7 and O8, raised nearest the objective's goal: a heavy troop adds 1 to a conquest roll).
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     home = _home(state, seat)
     mine = controlled(state, seat)
     free = [p for p in mine if not state["provinces"][str(p)]["building"]]
-    order = ["HEAVY"] if {"O4", "O5", "O7"} & set(objs) else []
+    order = ["HEAVY"] if {"O1", "O4", "O5", "O7", "O8"} & set(objs) else []
     order += ["WALL"] if "O2" in objs else []
     order += ["INF"] if "O3" in objs else []
     order += ["INF", "WALL", "HEAVY"]

@@ -18,11 +18,21 @@ import random
 from typing import Any
 
 from app.games.empire import data
-from app.games.empire.bot_march import home_of, near_guild_master
+from app.games.empire.bot_march import home_of
 from app.games.empire.state import State, active, name
 from app.games.empire.windows import open_to
 
 Line = dict[str, Any]
+
+#: A rival this close to the Guild master's trade markers gets no trade from us.
+GUILD_WATCH = 4
+
+
+def near_guild_master(state: State, seat: str) -> set[str]:
+    """Rivals whose trade markers (public) are within GUILD_WATCH of the Guild master's goal."""
+    need = data.OBJECTIVE_NEED["O6"] - GUILD_WATCH
+    return {s for s in active(state) if s != seat and len(state["players"][s]["trade"]) >= need}
+
 
 def threats(state: State, seat: str, p: int) -> dict[str, int]:
     """Other players' troops in ``p`` or next to it, by owner."""

@@ -2,14 +2,12 @@
 
 Rules of thumb, one function each:
 
-- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it);
+- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it), a
+  simple one: heavy troops (+1 to conquer) go out;
 - *to the frontier*: a troop with nothing to take next to it walks toward the nearest province
   not held;
 - *spread the conquerors*: conquest is one roll a province whatever the number of troops, so
   each troop heads for a province no other of its troops is taking;
-- *strike the front-runner*: when rivals come within a few trade markers of the Guild master's
-  goal (markers are public), the army marches on the provinces of the one easiest to
-  eliminate (fewest provinces, then troops), before its own objective;
 - *march on the objective*: for O4 every free troop walks the shortest way to the other
   players' administrative centre with the fewest defenders, for O8 to provinces 6 and 7;
 - *take what it stands on*: a troop on a province not held stays to take it (on the way to an
@@ -26,7 +24,7 @@ from collections import deque
 from typing import Any
 
 from app.games.empire import data
-from app.games.empire.state import State, active, controlled, owner, troops_of
+from app.games.empire.state import State, controlled, owner, troops_of
 
 Line = dict[str, Any]
 
@@ -82,35 +80,11 @@ def weakest_centre(state: State, seat: str) -> int | None:
     return min(centres, key=lambda p: (enemies_in(state, seat, p) + min(distance(q, p) for q in places), p))
 
 
-#: A rival this close to the Guild master's trade markers gets no trade from us (bot_deals).
-GUILD_WATCH = 4
-#: ... and this close, our army strikes its provinces.
-GUILD_STRIKE = 5
-
-
-def near_guild_master(state: State, seat: str, within: int = GUILD_WATCH) -> set[str]:
-    """Rivals whose trade markers (public) are within ``within`` of the Guild master's goal."""
-    need = data.OBJECTIVE_NEED["O6"] - within
-    return {s for s in active(state) if s != seat and len(state["players"][s]["trade"]) >= need}
-
-
-def strike_the_front_runner(state: State, seat: str) -> set[int]:
-    """The provinces of the rival near the Guild master's goal that is easiest to eliminate (the
-    fewest provinces, then troops): taking them all puts it out of the game."""
-    near = near_guild_master(state, seat, GUILD_STRIKE)
-    if not near:
-        return set()
-    leader = min(sorted(near), key=lambda s: (len(controlled(state, s)), len(troops_of(state, s))))
-    return set(controlled(state, leader))
-
-
 def objective_goals(state: State, seat: str) -> set[int]:
     """Provinces an objective sends the army to: the weakest centre of another player (O4),
-    provinces 6 and 7 (O8); before them, the provinces of a rival about to win."""
+    provinces 6 and 7 (O8)."""
     objs = state["players"][seat]["objectives"]
-    goals = strike_the_front_runner(state, seat)
-    if goals:
-        return goals
+    goals: set[int] = set()
     centre = weakest_centre(state, seat) if "O4" in objs else None
     if centre is not None:
         goals.add(centre)
@@ -146,9 +120,11 @@ def worth_taking(state: State, seat: str, p: int) -> int:
 
 
 def home_guards(state: State, seat: str) -> list[str]:
-    """One troop stays home in Defence, two when other players' troops stand next to it."""
+    """One troop stays home in Defence, two when other players' troops stand next to it; simple
+    troops first, so that the heavy ones (+1 to conquer) go out."""
     home = home_of(state, seat)
-    at_home = [t for t in troops_of(state, seat) if state["troops"][t]["province"] == home]
+    at_home = sorted((t for t in troops_of(state, seat) if state["troops"][t]["province"] == home),
+                     key=lambda t: state["troops"][t]["kind"] == "H")
     near = home is not None and any(enemies_in(state, seat, p) for p in data.PROVINCES[home]["adj"])
     return at_home[:2 if near else 1]
 

@@ -1,5 +1,5 @@
-"""Empire's planning bot in turn 3's diplomacy and against a rival near the Guild master's goal,
-asked as a player is: from its view and prompt."""
+"""Empire's planning bot in turn 3's diplomacy and at the market, asked as a player is: from its
+view and prompt."""
 
 from __future__ import annotations
 
@@ -70,24 +70,6 @@ def test_offers_go_by_name_to_the_others_when_a_rival_nears_the_guild_masters_go
     markers(st, "RED", data.OBJECTIVE_NEED["O6"] - 3)
     offers = lines(order_of(st, "BLUE"), "OFFER")
     assert offers and all(ln.get("to") not in (None, "RED") for ln in offers)
-
-
-def test_the_army_strikes_the_provinces_of_a_rival_about_to_win_on_trade():
-    st = scenario(4)
-    st["phase"] = "T4"
-    holding(st, "BLUE", "O1")
-    blue = seat(st, "BLUE")
-    for p in (2, 3, 5, 6):
-        st["provinces"][str(p)]["owner"] = blue
-    put(st, "B-S1", 1)
-    put(st, "B-S2", 3)
-    moved = {ln["troop"]: ln["province"] for ln in lines(order_of(st, "BLUE"), "MOVE")}
-    assert moved.get("B-S2") == 7, "to the nearest province not held"
-    markers(st, "GREEN", data.OBJECTIVE_NEED["O6"] - 2)
-    order = order_of(st, "BLUE")
-    moved = {ln["troop"]: ln["province"] for ln in lines(order, "MOVE")}
-    assert moved.get("B-S2") == 4, "on Greenhold, Green's only province"
-    assert {ln["troop"]: ln["mode"] for ln in lines(order, "MODE")}.get("B-S2") == "CONQUEST"
 
 
 def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populations_food():
