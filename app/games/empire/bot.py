@@ -5,18 +5,18 @@ random legal orders (``randomplay``); ``plan`` is the planning bot, whose reason
 as a list of rules of thumb, one function each:
 
 - *pay the upkeep first*: it keeps the Gold its troops cost at Maintenance (turn 7) through
-  the market and its builds, sells surplus goods for Gold when short, buys Food for its
+  the market and its builds, sells surplus goods for Gold when short, buys Food for a hungry
   population, and routes population into troops only as far as next round's Gold will pay
   for them (``affordable_recruits``), raised nearest an objective's goal; a standing LOSSES
   order names the troops to give up first;
-- *pacts only against a threat*: it proposes a pact for its home only to a neighbour whose
-  troops stand next to it, accepts one only from such a neighbour and declines the others,
-  so homes can be contested;
-- *trade what it has too much of* for what it lacks, declines offers it does not need;
+- *the build before the margin*: the market's one deal a round buys the good a build lacks
+  most before Food kept only as a margin;
+- *diplomacy* (``bot_deals``): trade surplus for need, starve a rival near the Guild master's
+  goal, pacts only against a threat and none for a usurper;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
-- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O4, O5 and
-  O7, raised nearest the objective's goal).
+- *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O1, O4,
+  O5, O7 and O8, raised nearest the objective's goal: a heavy troop adds 1 to a conquest roll).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.empire import data, randomplay, tribute
+from app.games.empire import bot_deals, data, randomplay, tribute
 from app.games.empire.bot_march import march_on, nearest_to_goal
 from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
@@ -36,7 +36,6 @@ from app.games.empire.state import (
     owner,
     troops_of,
 )
-from app.games.empire.windows import open_to
 
 Line = dict[str, Any]
 Order = dict[str, Any]
@@ -59,8 +58,12 @@ def random_order(state: State, seat: str, rng: random.Random) -> Order:
 
 #: Gold kept beyond the upkeep through turn 4: Embezzlement (S05) takes 2.
 GOLD_MARGIN = 2
+#: Gold kept beyond that when buying a build's goods: Soldiers' arrears (S16) cost 2 more.
+BUILD_MARGIN = 1
 #: Food kept beyond the population's: Blight (S01) and Bandits (S07) take some.
 FOOD_MARGIN = 1
+#: Food bought up to beyond the population's: Harsh winter (S15) asks 2 more.
+FOOD_STOCK = 3
 
 
 def _home(state: State, seat: str) -> int | None:
@@ -105,75 +108,12 @@ def spare_gold(state: State, seat: str, res: dict[str, int]) -> int:
     return res["GOLD"] - upkeep(state, seat) - GOLD_MARGIN
 
 
-def threats(state: State, seat: str, p: int) -> dict[str, int]:
-    """Other players' troops in ``p`` or next to it, by owner."""
-    out: dict[str, int] = {}
-    for t in state["troops"].values():
-        if t["owner"] != seat and (t["province"] == p or t["province"] in data.PROVINCES[p]["adj"]):
-            out[t["owner"]] = out.get(t["owner"], 0) + 1
-    return out
-
-
-def _propose(state: State, seat: str, rng: random.Random) -> list[Line]:
-    lines = trade_surplus_for_need(state, seat)
-    pact = pact_against_threat(state, seat)
-    return lines + ([pact] if pact else [])
-
-
-def trade_surplus_for_need(state: State, seat: str) -> list[Line]:
-    """Offer 2 of the good held most for 1 of a good held none of (Food first when short); for
-    O6 (trade markers), fair one-for-one offers to everyone every round."""
-    res = state["players"][seat]["res"]
-    if "O6" in state["players"][seat]["objectives"]:
-        goods = sorted(data.SIMPLE, key=lambda r: -res[r])
-        return [{"op": "OFFER", "give_n": 1, "give": g, "get_n": 1, "get": goods[-1 - i]}
-                for i, g in enumerate(goods[:2]) if res[g] >= 1 and g != goods[-1 - i]]
-    surplus = max(data.SIMPLE, key=lambda r: res[r])
-    lacking = "FOOD" if res["FOOD"] < res["POP"] else min(data.SIMPLE, key=lambda r: res[r])
-    if surplus != lacking and res[surplus] >= 5 and res[lacking] <= 1:
-        return [{"op": "OFFER", "give_n": 2, "give": surplus, "get_n": 1, "get": lacking}]
-    return []
-
-
-def pact_against_threat(state: State, seat: str) -> Line | None:
-    """A pact for the home, proposed only to the neighbour with the most troops around it."""
-    home = _home(state, seat)
-    if home is None:
-        return None
-    near = threats(state, seat, home)
-    if not near:
-        return None
-    worst = max(sorted(near), key=lambda s: near[s])
-    return {"op": "PACT", "with": name(state, worst), "province": home}
-
-
-def _answer(state: State, seat: str, rng: random.Random) -> list[Line]:
-    res = dict(state["players"][seat]["res"])
-    offers, pacts = open_to(state, seat)
-    lines: list[Line] = []
-    wants_markers = "O6" in state["players"][seat]["objectives"]
-    for o in offers:
-        if res[o["get"]] >= o["get_n"] + (0 if wants_markers else 3) and (wants_markers or res[o["give"]] < 3):
-            lines.append({"op": "ACCEPT_OFFER", "id": o["id"]})
-            res[o["get"]] -= o["get_n"]
-        else:
-            lines.append({"op": "DECLINE_OFFER", "id": o["id"]})
-    home = _home(state, seat)
-    near = threats(state, seat, home) if home is not None else {}
-    for p in pacts:
-        if home is not None and p["from"] in near:
-            lines.append({"op": "ACCEPT_PACT", "id": p["id"], "province": home})
-        else:
-            lines.append({"op": "DECLINE_PACT", "id": p["id"]})
-    return lines
-
-
 def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     objs = state["players"][seat]["objectives"]
     home = _home(state, seat)
     mine = controlled(state, seat)
     free = [p for p in mine if not state["provinces"][str(p)]["building"]]
-    order = ["HEAVY"] if {"O4", "O5", "O7"} & set(objs) else []
+    order = ["HEAVY"] if {"O1", "O4", "O5", "O7", "O8"} & set(objs) else []
     order += ["WALL"] if "O2" in objs else []
     order += ["INF"] if "O3" in objs else []
     order += ["INF", "WALL", "HEAVY"]
@@ -202,8 +142,9 @@ def market_for_upkeep(state: State, seat: str, res: dict[str, int]) -> Line | No
 
 
 def market_for_food(state: State, seat: str, res: dict[str, int]) -> Line | None:
-    """Food for the population (Maintenance takes one Food per Pop), with Gold to spare."""
-    need = res["POP"] + FOOD_MARGIN - res["FOOD"]
+    """Food for the population (Maintenance takes one Food per Pop) and a stock against setbacks,
+    with Gold to spare."""
+    need = res["POP"] + FOOD_STOCK - res["FOOD"]
     n = min((need + 1) // data.MARKET_BUY_RATE, spare_gold(state, seat, res))
     if need <= 0 or n <= 0:
         return None
@@ -212,9 +153,15 @@ def market_for_food(state: State, seat: str, res: dict[str, int]) -> Line | None
     return {"op": "MARKET", "side": "BUY", "res": "FOOD", "n": n}
 
 
+def market_for_hunger(state: State, seat: str, res: dict[str, int]) -> Line | None:
+    """Food before builds when the population's Food and its margin are not there: a stock is
+    bought at once, so that the next rounds' market is free for builds."""
+    return market_for_food(state, seat, res) if res["FOOD"] < res["POP"] + FOOD_MARGIN else None
+
+
 def build_toward_objectives(state: State, seat: str, res: dict[str, int], market: bool) -> list[Line]:
-    """The wanted build, buying its one missing good when Gold is spare; a heavy troop only when
-    its upkeep is covered."""
+    """The wanted build, buying the good it lacks most when Gold is spare (the build follows when
+    that was the only one missing); a heavy troop only when its upkeep is covered."""
     want = _wanted_build(state, seat)
     if not want:
         return []
@@ -224,14 +171,14 @@ def build_toward_objectives(state: State, seat: str, res: dict[str, int], market
     lines: list[Line] = []
     cost = data.BUILD_COST[what]
     missing = {r: n - res[r] for r, n in cost.items() if res[r] < n}
-    if len(missing) == 1 and not market:
-        r, m = next(iter(missing.items()))
-        gold = (m + 1) // 2
-        if spare_gold(state, seat, res) >= gold + (1 if what == "HEAVY" else 0):
+    if missing and not market:
+        r = max(sorted(missing), key=lambda g: missing[g])
+        gold = (missing[r] + 1) // data.MARKET_BUY_RATE
+        if spare_gold(state, seat, res) >= gold + BUILD_MARGIN + (1 if what == "HEAVY" else 0):
             lines.append({"op": "MARKET", "side": "BUY", "res": r, "n": gold})
             res["GOLD"] -= gold
             res[r] += data.MARKET_BUY_RATE * gold
-            missing = {}
+            del missing[r]
     if not missing:
         lines.append({"op": "BUILD", "what": what, "province": where})
         for r, n in cost.items():
@@ -255,10 +202,13 @@ def losses_to_give_up(state: State, seat: str, res: dict[str, int]) -> Line | No
 def _admin(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = dict(state["players"][seat]["res"])
     lines: list[Line] = []
-    market = market_for_upkeep(state, seat, res) or market_for_food(state, seat, res)
+    market = market_for_upkeep(state, seat, res) or market_for_hunger(state, seat, res)
     if market:
         lines.append(market)
     lines += build_toward_objectives(state, seat, res, market=bool(market))
+    if not any(ln["op"] == "MARKET" for ln in lines):
+        food = market_for_food(state, seat, res)
+        lines = ([food] if food else []) + lines
     lines += march_on(state, seat, rng)
     losses = losses_to_give_up(state, seat, res)
     return lines + ([losses] if losses else [])
@@ -321,7 +271,7 @@ def _pay(state: State, seat: str, rng: random.Random) -> list[Line]:
     return tribute.default_lines(state, seat)
 
 
-PLANS = {"T3A": _propose, "T3B": _answer, "T4": _admin, "T7A": _lose, "T7B": _lose,
+PLANS = {"T3A": bot_deals.propose, "T3B": bot_deals.answer, "T4": _admin, "T7A": _lose, "T7B": _lose,
          "T8": _route, "T9": _pay}
 
 

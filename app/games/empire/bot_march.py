@@ -2,7 +2,8 @@
 
 Rules of thumb, one function each:
 
-- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it);
+- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it), a
+  simple one: heavy troops (+1 to conquer) go out;
 - *to the frontier*: a troop with nothing to take next to it walks toward the nearest province
   not held;
 - *spread the conquerors*: conquest is one roll a province whatever the number of troops, so
@@ -119,9 +120,11 @@ def worth_taking(state: State, seat: str, p: int) -> int:
 
 
 def home_guards(state: State, seat: str) -> list[str]:
-    """One troop stays home in Defence, two when other players' troops stand next to it."""
+    """One troop stays home in Defence, two when other players' troops stand next to it; simple
+    troops first, so that the heavy ones (+1 to conquer) go out."""
     home = home_of(state, seat)
-    at_home = [t for t in troops_of(state, seat) if state["troops"][t]["province"] == home]
+    at_home = sorted((t for t in troops_of(state, seat) if state["troops"][t]["province"] == home),
+                     key=lambda t: state["troops"][t]["kind"] == "H")
     near = home is not None and any(enemies_in(state, seat, p) for p in data.PROVINCES[home]["adj"])
     return at_home[:2 if near else 1]
 

@@ -92,3 +92,19 @@ def test_on_the_way_to_a_centre_one_troop_stays_to_take_the_province_and_the_oth
     assert list(moves(order).values()) == [4], "one of them goes on to Greenhold"
     stays = ({"B-S2", "B-S3"} - set(moves(order))).pop()
     assert modes(order)[stays] == "CONQUEST", "the other takes Eastwood"
+
+
+def test_the_home_guard_is_a_simple_troop_and_the_heavy_one_goes_out_to_conquer():
+    st = t4()
+    put(st, "B-H1", 1)
+    put(st, "B-S1", 1)
+    assert list(moves(blue_order(st))) == ["B-H1"], "a heavy troop adds 1 to the conquest roll"
+
+
+def test_dominion_and_heartland_build_heavy_troops_to_conquer_faster():
+    for objective, first in (("O1", "HEAVY"), ("O8", "HEAVY"), ("O3", "INF")):
+        st = t4(objective=objective)
+        put(st, "B-S1", 1)
+        st["players"][seat(st, "BLUE")]["res"].update(GOLD=9, WOOD=5, STONE=5, IRON=5, FOOD=5, POP=1)
+        built = [ln["what"] for ln in blue_order(st)["lines"] if ln["op"] == "BUILD"]
+        assert built == [first], objective

@@ -1,0 +1,134 @@
+"""Empire's planning bot, turn 3's diplomacy: the offers and pacts it proposes and answers.
+
+Rules of thumb, one function each:
+
+- *trade what it has too much of* for what it lacks, and decline offers it does not need;
+- *starve the guild master*: no trade with a rival whose trade markers come near the Guild
+  master's goal (its markers are public), so nobody wins on our trades; our offers then go to
+  the other players by name;
+- *pacts only against a threat*: a pact for its home, proposed only to the neighbour whose
+  troops stand next to it, accepted only from such a neighbour, the others declined, so homes
+  can be contested;
+- *a usurper signs no pacts*: with O4 a pact would shield the very centre it wants to take.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.games.empire import data
+from app.games.empire.bot_march import home_of
+from app.games.empire.state import State, active, name
+from app.games.empire.windows import open_to
+
+Line = dict[str, Any]
+
+#: A rival this close to the Guild master's trade markers gets no trade from us.
+GUILD_WATCH = 4
+
+
+def near_guild_master(state: State, seat: str) -> set[str]:
+    """Rivals whose trade markers (public) are within GUILD_WATCH of the Guild master's goal."""
+    need = data.OBJECTIVE_NEED["O6"] - GUILD_WATCH
+    return {s for s in active(state) if s != seat and len(state["players"][s]["trade"]) >= need}
+
+
+def threats(state: State, seat: str, p: int) -> dict[str, int]:
+    """Other players' troops in ``p`` or next to it, by owner."""
+    out: dict[str, int] = {}
+    for t in state["troops"].values():
+        if t["owner"] != seat and (t["province"] == p or t["province"] in data.PROVINCES[p]["adj"]):
+            out[t["owner"]] = out.get(t["owner"], 0) + 1
+    return out
+
+
+def trade_partners(state: State, seat: str) -> list[str | None]:
+    """Whom our offers go to: everyone (None), or by name everyone but a rival near the Guild
+    master's goal."""
+    shunned = near_guild_master(state, seat)
+    if not shunned:
+        return [None]
+    return [s for s in active(state) if s != seat and s not in shunned]
+
+
+def addressed(state: State, offer: Line, partners: list[str | None]) -> list[Line]:
+    """``offer`` sent to each of ``partners`` (at most the three offers a round)."""
+    return [dict(offer, **({"to": name(state, p)} if p else {})) for p in partners]
+
+
+def trade_surplus_for_need(state: State, seat: str) -> list[Line]:
+    """Offer 2 of the good held most for 1 of a good held none of (Food first when short); for
+    O6 (trade markers), fair one-for-one offers every round."""
+    res = state["players"][seat]["res"]
+    partners = trade_partners(state, seat)
+    if not partners:
+        return []
+    if "O6" in state["players"][seat]["objectives"]:
+        goods = sorted(data.SIMPLE, key=lambda r: -res[r])
+        offers = [{"op": "OFFER", "give_n": 1, "give": g, "get_n": 1, "get": goods[-1 - i]}
+                  for i, g in enumerate(goods[:2]) if res[g] >= 1 and g != goods[-1 - i]]
+        if partners != [None] and offers:
+            offers = addressed(state, offers[0], partners[:2])
+        return offers
+    surplus = max(data.SIMPLE, key=lambda r: res[r])
+    lacking = "FOOD" if res["FOOD"] < res["POP"] else min(data.SIMPLE, key=lambda r: res[r])
+    if surplus != lacking and res[surplus] >= 5 and res[lacking] <= 1:
+        offer = {"op": "OFFER", "give_n": 2, "give": surplus, "get_n": 1, "get": lacking}
+        return addressed(state, offer, partners[:1])
+    return []
+
+
+def usurper(state: State, seat: str) -> bool:
+    """O4: a pact would shield the centre it wants."""
+    return "O4" in state["players"][seat]["objectives"]
+
+
+def pact_against_threat(state: State, seat: str) -> Line | None:
+    """A pact for the home, proposed only to the neighbour with the most troops around it."""
+    home = home_of(state, seat)
+    if home is None or usurper(state, seat):
+        return None
+    near = threats(state, seat, home)
+    if not near:
+        return None
+    worst = max(sorted(near), key=lambda s: near[s])
+    return {"op": "PACT", "with": name(state, worst), "province": home}
+
+
+def propose(state: State, seat: str, rng: random.Random) -> list[Line]:
+    """Turn 3A: the trade offers, then the pact."""
+    lines = trade_surplus_for_need(state, seat)
+    pact = pact_against_threat(state, seat)
+    return lines + ([pact] if pact else [])
+
+
+def worth_accepting(state: State, seat: str, offer: dict[str, Any], res: dict[str, int]) -> bool:
+    """An offer we can pay and need (any we can pay for O6), never from a rival near the Guild
+    master's goal."""
+    if offer["from"] in near_guild_master(state, seat):
+        return False
+    if "O6" in state["players"][seat]["objectives"]:
+        return bool(res[offer["get"]] >= offer["get_n"])
+    return bool(res[offer["get"]] >= offer["get_n"] + 3 and res[offer["give"]] < 3)
+
+
+def answer(state: State, seat: str, rng: random.Random) -> list[Line]:
+    """Turn 3B: accept the offers worth it and the pacts against a threat, decline the rest."""
+    res = dict(state["players"][seat]["res"])
+    offers, pacts = open_to(state, seat)
+    lines: list[Line] = []
+    for o in offers:
+        if worth_accepting(state, seat, o, res):
+            lines.append({"op": "ACCEPT_OFFER", "id": o["id"]})
+            res[o["get"]] -= o["get_n"]
+        else:
+            lines.append({"op": "DECLINE_OFFER", "id": o["id"]})
+    home = home_of(state, seat)
+    near = threats(state, seat, home) if home is not None else {}
+    for p in pacts:
+        if home is not None and p["from"] in near and not usurper(state, seat):
+            lines.append({"op": "ACCEPT_PACT", "id": p["id"], "province": home})
+        else:
+            lines.append({"op": "DECLINE_PACT", "id": p["id"]})
+    return lines

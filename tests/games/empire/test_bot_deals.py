@@ -1,0 +1,88 @@
+"""Empire's planning bot in turn 3's diplomacy and at the market, asked as a player is: from its
+view and prompt."""
+
+from __future__ import annotations
+
+import random
+
+from app.games.empire import RULES, data
+from tests.games.empire.helpers import put, res, scenario, seat
+
+
+def order_of(st, colour: str) -> dict:
+    who = seat(st, colour)
+    order = RULES.ai_order(RULES.view(st, who), RULES.owed(st)[who], random.Random(2))
+    RULES.validate(st, who, order)
+    return order
+
+
+def lines(order, op: str) -> list[dict]:
+    return [ln for ln in order["lines"] if ln["op"] == op]
+
+
+def holding(st, colour: str, objective: str) -> None:
+    st["players"][seat(st, colour)]["objectives"] = [objective]
+
+
+def markers(st, colour: str, n: int) -> None:
+    """``n`` trade markers, earned with two partners."""
+    others = [s for s in st["seats"] if s != seat(st, colour)]
+    st["players"][seat(st, colour)]["trade"] = [others[i % 2] for i in range(n)]
+
+
+def test_a_usurper_signs_no_pact_even_with_a_threatening_neighbour():
+    st = scenario(4)
+    st["phase"] = "T3B"
+    blue, red = seat(st, "BLUE"), seat(st, "RED")
+    put(st, "B-S1", 1)
+    put(st, "R-S1", 5)
+    st["pact_props"] = [{"id": "R-PACT", "from": red, "to": blue, "province": 9}]
+    holding(st, "BLUE", "O1")
+    assert [ln["id"] for ln in lines(order_of(st, "BLUE"), "ACCEPT_PACT")] == ["R-PACT"]
+    holding(st, "BLUE", "O4")
+    order = order_of(st, "BLUE")
+    assert not lines(order, "ACCEPT_PACT"), "Redhold is a centre it may want to take"
+    assert [ln["id"] for ln in lines(order, "DECLINE_PACT")] == ["R-PACT"]
+    st["phase"], st["pact_props"] = "T3A", []
+    assert not lines(order_of(st, "BLUE"), "PACT")
+    holding(st, "BLUE", "O1")
+    assert lines(order_of(st, "BLUE"), "PACT"), "without O4 it proposes a pact to the threat"
+
+
+def test_no_trade_with_a_rival_near_the_guild_masters_goal():
+    st = scenario(4)
+    st["phase"] = "T3B"
+    red = seat(st, "RED")
+    holding(st, "BLUE", "O6")
+    res(st, "BLUE", WOOD=4, STONE=4)
+    st["offers"] = [{"id": "R-O1", "from": red, "to": None, "give_n": 1, "give": "IRON", "get_n": 1, "get": "WOOD"}]
+    assert lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "a Guild master takes any trade it can pay"
+    markers(st, "RED", data.OBJECTIVE_NEED["O6"] - 2)
+    assert not lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "Red is two markers from winning"
+    assert [ln["id"] for ln in lines(order_of(st, "BLUE"), "DECLINE_OFFER")] == ["R-O1"]
+
+
+def test_offers_go_by_name_to_the_others_when_a_rival_nears_the_guild_masters_goal():
+    st = scenario(4)
+    st["phase"] = "T3A"
+    res(st, "BLUE", WOOD=8, FOOD=2, POP=1)
+    assert [ln.get("to") for ln in lines(order_of(st, "BLUE"), "OFFER")] == [None], "to everyone"
+    markers(st, "RED", data.OBJECTIVE_NEED["O6"] - 3)
+    offers = lines(order_of(st, "BLUE"), "OFFER")
+    assert offers and all(ln.get("to") not in (None, "RED") for ln in offers)
+
+
+def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populations_food():
+    st = scenario(2)
+    st["phase"] = "T4"
+    holding(st, "BLUE", "O2")
+    put(st, "B-S1", 1)
+    res(st, "BLUE", GOLD=8, STONE=1, IRON=2, WOOD=1, FOOD=4, POP=3)
+    order = order_of(st, "BLUE")
+    assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "STONE", "n": 1}]
+    assert [ln["what"] for ln in lines(order, "BUILD")] == ["WALL"]
+    res(st, "BLUE", FOOD=3)
+    order = order_of(st, "BLUE")
+    assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "FOOD", "n": 2}], \
+        "the population's Food and its margin first, with a stock: 3 + 4 Food for 3 Pop"
+    assert not lines(order, "BUILD")
