@@ -61,7 +61,7 @@ def _troop_label(t: dict[str, Any], tr: Render) -> str:
     """``BLUE 2 ATK>R``: the troop by its colour and number (``BLUE 1 heavy DEF``), its mode, its target."""
     mark = tr(name("mode_short", t["mode"]))
     if t.get("target"):
-        mark += ">" + t["target"][0]
+        mark += ">" + tr(name("colour_short", t["target"]))
     return f"{tr(msg('board.troop.' + t['kind'], colour=name('colour', t['colour']), n=t['num']))} {mark}"
 
 

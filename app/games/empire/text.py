@@ -67,6 +67,11 @@ TEXT = EmpireCatalogue("empire", [
     T("colour.GREEN", "GREEN"),
     T("colour.YELLOW", "YELLOW"),
     T("colour.RED", "RED"),
+    # a troop's target on the map (">R"): a colour in one or two letters, distinct in each language
+    T("colour_short.BLUE", "B"),
+    T("colour_short.GREEN", "G"),
+    T("colour_short.YELLOW", "Y"),
+    T("colour_short.RED", "R"),
     T("resource.GOLD", "Gold"),
     T("resource.WOOD", "Wood"),
     T("resource.STONE", "Stone"),

@@ -45,3 +45,19 @@ def test_templates_render_public_and_private_parts():
     mine = private.render(view=RULES.view(st, "P1"), seat="P1")
     code = st["players"]["P1"]["objectives"][0]
     assert "Your colour: BLUE" in mine and code in mine
+
+
+def test_a_troops_target_on_the_board_is_a_colour_in_the_readers_language():
+    """``ATK>R`` in English; in Greek and Portuguese the target's letters are their own (red and yellow both
+    begin with K in Greek: two letters tell them apart)."""
+    from app.i18n.gametext import render
+
+    st = _state()
+    put(st, "B-S1", 2, "ATTACK", target="YELLOW")
+    view = RULES.view(st, "P1")
+    for lang, red, yellow in (("en", ">R", ">Y"), ("el", ">ΚΟ", ">ΚΙ"), ("pt", ">VM", ">AM")):
+        svg = RULES.board_svg(view, "P1", lambda text, lang=lang: render("empire", text, lang))
+        text = " ".join(t.text or "" for t in ElementTree.fromstring(svg).iter() if t.tag.endswith("text"))
+        assert red in text and yellow in text, (lang, text)
+        if lang != "en":
+            assert ">R" not in text and ">Y" not in text
