@@ -17,23 +17,42 @@ def _write(engine, n: int) -> None:
             session.execute(text("INSERT INTO filler (data) VALUES (:d)"), {"d": f"{i:06d}" * 400})
 
 
+def _in_thread(fn) -> None:
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 (handed to the test's thread)
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
 def test_requests_leave_the_checkpoint_to_background_work(tmp_path):
     path = tmp_path / "ckpt.sqlite"
     engine = make_engine(f"sqlite:///{path}")
-    with write_session(engine) as session:
-        session.execute(text("CREATE TABLE filler (id INTEGER PRIMARY KEY, data TEXT)"))
+
+    def create() -> None:
+        with write_session(engine) as session:
+            session.execute(text("CREATE TABLE filler (id INTEGER PRIMARY KEY, data TEXT)"))
+
+    _in_thread(create)
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() >= 10000
     size_before = os.path.getsize(path)
-    _write(engine, 1500)  # about 3,000 pages: SQLite alone would have checkpointed (at 1,000) inside a commit
+    # web requests' threads (threads of their own: this one may have run background work in another test)
+    _in_thread(lambda: _write(engine, 1500))  # about 3,000 pages: SQLite alone checkpoints at 1,000, in a commit
     assert os.path.getsize(path) == size_before, "a request's commit copied the log into the database"
 
     def scheduler_job() -> None:
         background({"BACKGROUND_NICE": 0})
         _write(engine, 1)
 
-    job = threading.Thread(target=scheduler_job)
-    job.start()
-    job.join()
+    _in_thread(scheduler_job)
     assert os.path.getsize(path) > size_before + 3_000_000, "background work did not checkpoint the log"
     engine.dispose()
