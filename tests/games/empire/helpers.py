@@ -91,3 +91,16 @@ def english(text) -> str:
 
 def texts(events) -> str:
     return "\n".join(english(e["text"]) for e in events)
+
+
+def order_of(st, colour: str) -> dict:
+    """The bot's order for ``colour``, asked as a player is (its view and prompt), checked legal."""
+    who = seat(st, colour)
+    order = RULES.ai_order(RULES.view(st, who), RULES.owed(st)[who], random.Random(2))
+    RULES.validate(st, who, order)
+    return order
+
+
+def lines(order, op: str) -> list[dict]:
+    """The lines of an order for one operation (``op``)."""
+    return [ln for ln in order["lines"] if ln["op"] == op]

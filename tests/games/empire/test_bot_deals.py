@@ -3,21 +3,8 @@ view and prompt."""
 
 from __future__ import annotations
 
-import random
-
-from app.games.empire import RULES, data
-from tests.games.empire.helpers import put, res, scenario, seat
-
-
-def order_of(st, colour: str) -> dict:
-    who = seat(st, colour)
-    order = RULES.ai_order(RULES.view(st, who), RULES.owed(st)[who], random.Random(2))
-    RULES.validate(st, who, order)
-    return order
-
-
-def lines(order, op: str) -> list[dict]:
-    return [ln for ln in order["lines"] if ln["op"] == op]
+from app.games.empire import data
+from tests.games.empire.helpers import lines, order_of, put, res, scenario, seat
 
 
 def holding(st, colour: str, objective: str) -> None:

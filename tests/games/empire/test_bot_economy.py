@@ -2,21 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
-from app.games.empire import RULES
-from tests.games.empire.helpers import put, res, scenario, seat
-
-
-def order_of(st, colour: str) -> dict:
-    who = seat(st, colour)
-    order = RULES.ai_order(RULES.view(st, who), RULES.owed(st)[who], random.Random(2))
-    RULES.validate(st, who, order)
-    return order
-
-
-def lines(order, op: str) -> list[dict]:
-    return [ln for ln in order["lines"] if ln["op"] == op]
+from tests.games.empire.helpers import lines, order_of, put, res, scenario, seat
 
 
 def test_population_becomes_troops_only_as_far_as_next_rounds_gold_pays_them():
