@@ -1,7 +1,7 @@
 /* A select too narrow for its chosen option (a phone, a long name in Greek) shows that option's whole
    text on a line under it, so that two options that begin alike can be told apart. The line is hidden
-   when the text fits, and for a select that is disabled or not shown. Game scripts that change a
-   select's value themselves call window.chosenFull.refresh(). */
+   when the text fits, and for a select that is disabled or not shown. A script that sets a select's
+   value sends it a "change" event, as a player's pick does. */
 (function () {
   "use strict";
   if (window.chosenFull) { return; }
@@ -31,7 +31,7 @@
 
   function refresh() { document.querySelectorAll("form select").forEach(echo); }
 
-  window.chosenFull = {refresh: refresh};
+  window.chosenFull = true;  /* a page that includes this script twice runs it once */
   document.addEventListener("change", refresh);
   document.addEventListener("toggle", refresh, true);  /* a <details> opened (toggle does not bubble) */
   window.addEventListener("resize", refresh);
