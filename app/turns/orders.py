@@ -25,7 +25,7 @@ from app.i18n.terms import N_
 from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
 from app.models import Game, Order, Seat, Step, utcnow
 from app.turns.resolve import close_step, process_game
-from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
+from app.turns.store import StepClosed, all_in, current_orders, id_of, locked_game, update_all_in
 
 #: the platform's answer when a seat sends something at any time and nothing is offered
 NOTHING_TO_SEND = {"platform": N_("There is nothing you can send now."), "args": {}}
@@ -165,13 +165,11 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
                 update(Seat).where(col(Seat.id) == seat.id, or_(col(Seat.missed) != 0, col(Seat.civil_disorder)))
                 .values(missed=0, civil_disorder=False).execution_options(synchronize_session=False))
         session.flush()
-        have = set(session.exec(
-            select(Order.seat).where(Order.game_id == game.id, Order.step_no == game.step_no).distinct()).all())
-        all_in = bool(game.owed) and all(s in have for s in game.owed)
-        if all_in != live[2]:
-            session.execute(update(Game).where(col(Game.id) == game.id).values(all_in=all_in)
+        now_all_in = all_in(session, game)  # ``game`` is the read copy: its owed seats are this step's
+        if now_all_in != live[2]:
+            session.execute(update(Game).where(col(Game.id) == game.id).values(all_in=now_all_in)
                             .execution_options(synchronize_session=False))
-    return row, all_in and (game.resolve_early or len(game.owed) == 1)
+    return row, now_all_in and (game.resolve_early or len(game.owed) == 1)
 
 
 def decision_unchanged(session: Session, game: Game, seat_id: str, step_no: int) -> bool:

@@ -52,10 +52,15 @@ def locked_game(session: Session, game_id: int) -> Game | None:
     ).first()
 
 
-def update_all_in(session: Session, game: Game) -> None:
-    """Set ``game.all_in``: every owed seat has an order on file for the open step."""
+def all_in(session: Session, game: Game) -> bool:
+    """Whether every seat ``game`` owes has an order on file for its open step."""
     have = set(session.exec(
         select(Order.seat).where(Order.game_id == game.id, Order.step_no == game.step_no).distinct()
     ).all())
-    game.all_in = bool(game.owed) and all(s in have for s in game.owed)
+    return bool(game.owed) and all(s in have for s in game.owed)
+
+
+def update_all_in(session: Session, game: Game) -> None:
+    """Set ``game.all_in``: every owed seat has an order on file for the open step."""
+    game.all_in = all_in(session, game)
     session.add(game)
