@@ -142,14 +142,14 @@ def write_session(engine: Engine | None = None) -> Iterator[Session]:
         checkpoint(engine)
 
 
-def checkpoint(engine: Engine, *, every: float = CHECKPOINT_SECONDS) -> bool:
+def checkpoint(engine: Engine) -> None:
     """Copy SQLite's write-ahead log into the database file (a passive checkpoint: it waits for
-    no reader or writer), unless this process did so less than ``every`` seconds ago; whether it ran."""
+    no reader or writer), unless this process did so less than ``CHECKPOINT_SECONDS`` ago."""
     path = engine.url.database or ""
     now = time.monotonic()
     with _checkpoint_lock:
-        if now - _last_checkpoint.get(path, -every) < every:
-            return False
+        if now - _last_checkpoint.get(path, -CHECKPOINT_SECONDS) < CHECKPOINT_SECONDS:
+            return
         _last_checkpoint[path] = now
     raw = engine.raw_connection()
     try:
@@ -158,10 +158,8 @@ def checkpoint(engine: Engine, *, every: float = CHECKPOINT_SECONDS) -> bool:
         cur.close()
     except Exception as exc:  # the write it follows is committed: a checkpoint not made now is made later
         log.warning("checkpoint of %s failed: %s", path, exc)
-        return False
     finally:
         raw.close()
-    return True
 
 
 def close_session(_exc: BaseException | None = None) -> None:
