@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, render_template, request
 from werkzeug.middleware.proxy_fix import ProxyFix
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, UnicodeConverter
 
 from app.i18n import gettext
 from app.logs import TOKEN_PATH
@@ -61,8 +61,18 @@ class DatabaseInt(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
+class DatabaseString(UnicodeConverter):
+    """``<name>`` in URLs: a part holding a NUL character (which PostgreSQL cannot store, so it
+    names nothing) is simply not found (no 500)."""
+
+    def __init__(self, map, minlength=1, maxlength=None, length=None):  # type: ignore[no-untyped-def]  # noqa: A002
+        super().__init__(map, minlength=minlength, maxlength=maxlength, length=length)
+        self.regex = self.regex.replace("[^/]", "[^/\\x00]")
+
+
 def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = DatabaseInt
+    app.url_map.converters["default"] = app.url_map.converters["string"] = DatabaseString
     app.register_blueprint(site.bp)
     app.register_blueprint(me.bp)
     app.register_blueprint(consent.bp)

@@ -127,3 +127,13 @@ def test_every_route_answers_generated_input_without_a_server_error(app, client,
 
     check()
     assert {200, 303} <= seen["codes"] and seen["codes"] & {400, 403, 404, 422}, seen["codes"]
+
+
+def test_a_nul_character_in_any_part_of_an_address_is_not_found(app, client):
+    """A NUL names nothing (PostgreSQL cannot even store one): every route with a name in its address
+    answers 404 for it, on SQLite and PostgreSQL alike, never 500."""
+    paths = {re.sub(r"<(?:string:|path:)?[a-z_]+>", "a%00b", rule.rule) for rule in app.url_map.iter_rules()
+             if "<" in rule.rule and "<int:" not in rule.rule and not rule.rule.startswith("/static")}
+    assert "/l/a%00b" in paths and "/rules/a%00b" in paths
+    for path in sorted(paths):
+        assert client.get(path).status_code == 404, path
