@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import logging
 import threading
 import time
@@ -45,12 +46,29 @@ _last_checkpoint: dict[str, float] = {}
 _checkpoint_lock = threading.Lock()
 
 
+class Encoded(dict):  # type: ignore[type-arg]
+    """A JSON document encoded when it is made, so that writing it later (inside a write transaction) costs
+    no encoding: the engines' JSON serializer takes its text.  Not to be changed once made."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, value: dict) -> None:  # type: ignore[type-arg]
+        super().__init__(value)
+        self.text = json.dumps(value)
+
+
+def json_text(value: object) -> str:
+    """The engines' JSON serializer: ``json.dumps``, or the text an ``Encoded`` document already has."""
+    return value.text if isinstance(value, Encoded) else json.dumps(value)
+
+
 def make_engine(url: str) -> Engine:
     """One engine per URL, shared by the process."""
     if url in _engines:
         return _engines[url]
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               json_serializer=json_text)
 
         @event.listens_for(engine, "connect")
         def _on_connect(dbapi_conn, _record):  # type: ignore[no-untyped-def]
@@ -69,7 +87,7 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql(f"BEGIN {mode}")
 
     else:
-        engine = create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True, json_serializer=json_text)
     _engines[url] = engine
     return engine
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 
 from flask import current_app, has_app_context
-from sqlalchemy import delete, func
+from sqlalchemy import bindparam, delete, func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -58,16 +58,19 @@ def pending_steps(session: Session, game_id: int | None = None, limit: int = SWE
     return [(r[0], r[1]) for r in rows]
 
 
+_JOB = MailJob.__table__  # type: ignore[attr-defined]
+_TAKE = delete(_JOB).where(*[_JOB.c[name] == bindparam(name) for name in ("id", "game_id", "step_no", "seat", "kind")])
+
+
 def _take(session: Session, job: MailJob) -> bool:
     """Delete a job as read; False if it is gone (built by another process).
 
     The whole row is matched, not only its id: SQLite gives a deleted row's id
     to the next row inserted, so an id alone could name another game's job.
     """
-    taken = session.execute(delete(MailJob).where(
-        col(MailJob.id) == job.id, col(MailJob.game_id) == job.game_id, col(MailJob.step_no) == job.step_no,
-        col(MailJob.seat) == job.seat, col(MailJob.kind) == job.kind))
-    return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
+    taken = session.connection().execute(_TAKE, {"id": job.id, "game_id": job.game_id, "step_no": job.step_no,
+                                                 "seat": job.seat, "kind": job.kind})
+    return bool(taken.rowcount == 1)
 
 
 def _build_step_locked(engine: Engine, game_id: int, step_no: int) -> int:

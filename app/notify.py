@@ -1,7 +1,7 @@
 """What the players are told after a step: report contexts and outbox mails.
 
 Everything here is drawn from views (``rules.view``), never from the raw state.
-A resolved step only names what to build (``queue_turn_reports``: ``MailJob``
+A resolved step only names what to build (``turn_report_jobs``: ``MailJob``
 rows, in the step's transaction); ``app.mailjobs`` builds the reports and mails
 from the stored step after commit (``prepare_step``, then ``store``).
 """
@@ -13,17 +13,18 @@ from datetime import datetime
 from typing import Any
 
 from flask import render_template
-from sqlalchemy import insert
+from sqlalchemy import bindparam, insert
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app import press, standing
+from app.db import Encoded
 from app.games import get_rules
 from app.games.base import Rules
 from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
-from app.kinds import GameStatus, OutboxStatus
+from app.kinds import GameStatus
 from app.models import Event, Game, MailJob, Player, Report, Seat, Step, iso
-from app.outbox import queue_mail
+from app.outbox import mail_row, queue_mail, queue_row
 from app.report_html import map_view
 from app.seats import game_seats
 from app.tokens import LINK_PLACEHOLDER
@@ -143,32 +144,35 @@ def prepare(
             mail = (render_template("mail/subject.txt", ctx=ctx, kind=kind).strip(),
                     render_template("mail/turn.txt", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER),
                     render_template("mail/turn.html", ctx=ctx, kind=kind, link=LINK_PLACEHOLDER))
-    return Prepared(game_id=game.id or 0, step_no=ctx["game"]["step_no"], seat=seat.seat, kind=kind, context=ctx,
+    # the context is encoded here, while reading: storing it (in a write transaction) costs no encoding
+    return Prepared(game_id=game.id or 0, step_no=ctx["game"]["step_no"], seat=seat.seat, kind=kind,
+                    context=Encoded(ctx),
                     to_addr=player.email, digest=optional and player.digest, now=now, mail=mail)
 
 
+_REPORT = Report.__table__  # type: ignore[attr-defined]
+_REPORT_ID = select(_REPORT.c.id).where(_REPORT.c.game_id == bindparam("game_id"),
+                                        _REPORT.c.step_no == bindparam("step_no"), _REPORT.c.seat == bindparam("seat"))
+_ADD_REPORT = insert(_REPORT)
+
+
 def store(session: Session, made: Prepared) -> None:
-    """Write a prepared report (once per game, step and seat) and queue its mail (once per Message-ID)."""
-    report = session.exec(
-        select(Report).where(Report.game_id == made.game_id, Report.step_no == made.step_no,
-                             Report.seat == made.seat)
-    ).first()
-    if report is None:
-        report = Report(game_id=made.game_id, step_no=made.step_no, seat=made.seat, context=made.context,
-                        created_at=made.now)
-        session.add(report)
-        session.flush()
+    """Write a prepared report (once per game, step and seat) and queue its mail (once per Message-ID).
+
+    In statements built once, the context already encoded (``prepare``): the write lock is held the shorter.
+    """
+    conn = session.connection()
+    key = {"game_id": made.game_id, "step_no": made.step_no, "seat": made.seat}
+    report_id = conn.execute(_REPORT_ID, key).scalar()
+    if report_id is None:
+        added = conn.execute(_ADD_REPORT, {**key, "context": made.context, "created_at": made.now})
+        report_id = added.inserted_primary_key[0]  # type: ignore[index]
     if made.mail is None:
         return
     subject, text, html = made.mail
-    row = queue_mail(
-        session, game_id=made.game_id, step_no=made.step_no, seat=made.seat, kind=made.kind,
-        to_addr=made.to_addr, subject=subject, text=text, html=html, report_id=report.id,
-        thread=f"g{made.game_id}.{made.seat}", now=made.now,
-    )
-    if made.digest and row.status == OutboxStatus.PENDING:
-        row.status = OutboxStatus.DIGEST  # held for the daily digest
-        session.add(row)
+    queue_row(session, mail_row(game_id=made.game_id, step_no=made.step_no, seat=made.seat, kind=made.kind,
+                                to_addr=made.to_addr, subject=subject, text=text, html=html, report_id=report_id,
+                                thread=f"g{made.game_id}.{made.seat}", now=made.now), digest=made.digest)
 
 
 def _report_and_mail(
@@ -192,13 +196,12 @@ def turn_reports(session: Session, game: Game, rules: Rules, seats: list[Seat], 
         _report_and_mail(session, game, rules, seat, player, kind, now, public)
 
 
-def queue_turn_reports(session: Session, game: Game, now: datetime) -> None:
-    """Name the reports and mails of the step just opened; ``app.mailjobs`` builds them after commit."""
+def turn_report_jobs(session: Session, game: Game, now: datetime) -> list[dict[str, Any]]:
+    """The ``MailJob`` rows that name the reports and mails of the step just opened (``app.mailjobs`` builds
+    them after commit); the caller writes them, in one statement."""
     kind = "end" if game.status == GameStatus.FINISHED else "turn"
-    jobs = [{"game_id": game.id or 0, "step_no": game.step_no, "seat": seat.seat, "kind": kind, "created_at": now}
+    return [{"game_id": game.id or 0, "step_no": game.step_no, "seat": seat.seat, "kind": kind, "created_at": now}
             for seat in game_seats(session, game.id) if seat.player_id]  # a bot's seat gets no mail
-    if jobs:  # in one statement
-        session.execute(insert(MailJob), jobs)
 
 
 def prepare_step(session: Session, jobs: list[MailJob]) -> list[Prepared | None]:

@@ -31,10 +31,11 @@ from app.games import get_rules
 from app.games.base import Rules, bot_order, step_rng
 from app.i18n.terms import N_
 from app.kinds import GameStatus, OrderSource
-from app.models import Event, Game, Order, Step, iso, utcnow
+from app.models import Event, Game, MailJob, Order, Step, iso, utcnow
 from app.notices import notice, order_words, played_for, seat_name
 from app.seats import game_seats, read_once
-from app.turns.store import current_orders, id_of, update_all_in
+from app.turns import plan
+from app.turns.store import current_orders, id_of, planning, update_all_in, write_later
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,11 @@ def _checkpoint(name: str) -> None:
 
 
 def _claim(session: Session, game_id: int, step_no: int) -> Game | None:
-    """Take the game's open step for this transaction, or None if someone else has."""
+    """Take the game's open step for this transaction, or None if someone else has (a step planned while
+    reading reads the game: its apply takes the step)."""
+    if planning(session):
+        return session.exec(select(Game).where(Game.id == game_id, Game.step_no == step_no,
+                                               Game.status == GameStatus.RUNNING)).first()
     if is_sqlite(session.get_bind().engine):
         result = session.execute(
             update(Game)
@@ -161,16 +166,14 @@ def close_step(session: Session, game: Game, rules: Rules, orders: dict[str, Any
                 events: list[dict[str, Any]], new_state: dict[str, Any], now: datetime) -> None:
     """Record the open step as resolved (its orders, defaults and events), then open the next one."""
     step_no = game.step_no
-    closed = session.execute(  # without reading the step's stored state back
-        update(Step).where(col(Step.game_id) == game.id, col(Step.step_no) == step_no)
-        .values(resolved_at=now, orders=orders, defaulted=defaulted)
-        .execution_options(synchronize_session=False)
-    )
-    if closed.rowcount != 1:  # type: ignore[attr-defined]
-        raise RuntimeError(f"game {game.id} has no open step {step_no}")
+    write_later(session,  # without reading the step's stored state back
+                update(Step).where(col(Step.game_id) == game.id, col(Step.step_no) == step_no)
+                .values(resolved_at=now, orders=orders, defaulted=defaulted)
+                .execution_options(synchronize_session=False),
+                expect=(1, f"game {game.id} has no open step {step_no}"))
     if events:  # in one statement (nothing reads them back in this transaction)
-        session.execute(insert(Event), [event_row(game, rules, step_no, seq, ev, now).model_dump(exclude={"id"})
-                                        for seq, ev in enumerate(events)])
+        write_later(session, insert(Event), [event_row(game, rules, step_no, seq, ev, now).model_dump(exclude={"id"})
+                                             for seq, ev in enumerate(events)])
     game.step_no = step_no + 1
     game.attempts = 0
     game.last_error = ""
@@ -198,18 +201,18 @@ def open_step(
     session.add(game)
     session.add(Step(game_id=id_of(game), step_no=game.step_no, turn_key=key, state=state, owed=owed,
                      opened_at=now, deadline=game.deadline))
-    session.flush()
     seats = game_seats(session, game.id)
     for seat in seats:
         if seat.is_bot and seat.seat in owed:
             order = bot_order(rules, state, seat.seat, step_rng(game.seed, game.step_no, f"bot:{seat.seat}"))
             session.add(Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order,
                               text=rules.format(order), source=OrderSource.BOT, submitted_at=now))
-    session.flush()
-    update_all_in(session, game)
+    update_all_in(session, game)  # (counts the bot orders just added)
     humans_owe = any(s.seat in owed and s.player_id for s in seats)
     if not first and (game.status == GameStatus.FINISHED or (humans_owe and key != game.notified_key)):
-        notify.queue_turn_reports(session, game, now)  # built after commit (app.mailjobs)
+        jobs = notify.turn_report_jobs(session, game, now)  # built after commit (app.mailjobs)
+        if jobs:
+            write_later(session, insert(MailJob), jobs)
         game.notified_key = key
     elif first:
         game.notified_key = key
@@ -304,8 +307,8 @@ def _process_game(engine: Engine, game_id: int, now: datetime, max_attempts: int
         if not count_attempt(engine, game_id, step_no, max_attempts):
             return done
         try:
-            with write_session(engine) as session:
-                resolved = resolve_step(session, game_id, step_no, now)
+            resolved = plan.resolve_planned(engine, game_id, step_no, now, resolve_step,
+                                            lambda name: _checkpoint(name))  # (as patched now)
         except Exception as exc:  # the rules or a template failed: roll back, count, go on
             log.exception("resolving game %s step %s failed", game_id, step_no)
             record_failure(engine, game_id, f"{type(exc).__name__}: {exc}", max_attempts)

@@ -5,6 +5,8 @@ Every function here takes a session and at most flushes; the caller commits.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session, col, select
 
 from app.links import prefs_token
@@ -21,6 +23,38 @@ def id_of(game: Game) -> int:
 
 class StepClosed(Exception):
     """The order came for a step that is no longer open (resolved, or game over)."""
+
+
+class NeedsWriteLock(Exception):
+    """A step planned while reading wrote before its apply (``app.turns.plan``): resolve it under the lock."""
+
+
+#: ``session.info`` key of the writes a planned step keeps for its apply (``app.turns.plan``)
+PLANNED_WRITES = "planned_writes"
+
+
+def planning(session: Session) -> bool:
+    """Whether ``session`` plans a step while reading: its writes wait for the apply."""
+    return PLANNED_WRITES in session.info
+
+
+def write_later(session: Session, statement: Any, rows: list[dict[str, Any]] | None = None, *,
+                expect: tuple[int, str] | None = None) -> None:
+    """Run a write statement now, or keep it for the apply of a step planned while reading.
+
+    ``expect``: (row count, what it means if another count comes back): a RuntimeError then.
+    """
+    if planning(session):
+        session.info[PLANNED_WRITES].append((statement, rows, expect))
+        return
+    run_write(session, statement, rows, expect)
+
+
+def run_write(session: Session, statement: Any, rows: list[dict[str, Any]] | None,
+              expect: tuple[int, str] | None) -> None:
+    result = session.execute(statement, rows) if rows is not None else session.execute(statement)
+    if expect is not None and result.rowcount != expect[0]:  # type: ignore[attr-defined]
+        raise RuntimeError(expect[1])
 
 
 def get_or_create_player(session: Session, email: str) -> Player:
@@ -53,10 +87,12 @@ def locked_game(session: Session, game_id: int) -> Game | None:
 
 
 def all_in(session: Session, game: Game) -> bool:
-    """Whether every seat ``game`` owes has an order on file for its open step."""
+    """Whether every seat ``game`` owes has an order on file for its open step (or added, not yet written)."""
     have = set(session.exec(
         select(Order.seat).where(Order.game_id == game.id, Order.step_no == game.step_no).distinct()
     ).all())
+    have |= {o.seat for o in session.new if isinstance(o, Order) and o.game_id == game.id
+             and o.step_no == game.step_no}
     return bool(game.owed) and all(s in have for s in game.owed)
 
 

@@ -182,9 +182,11 @@ def test_b13_a_game_that_kills_the_processor_is_stopped_and_others_go_on(app, ru
 def test_b14_late_order_during_resolution_is_told_turn_closed(app, runner, monkeypatch):
     """B14. Late order vs processing lock (barrier race) -> clear "turn closed"; never silently lost.
 
-    The resolution is held inside its transaction (at its last checkpoint) while a
-    player posts; the post waits for the lock, then gets the "already resolved"
-    page, and no order of it is stored.
+    The resolution is held inside its write transaction (before the step's writes
+    commit) while a player posts; the post waits for the lock, then gets the
+    "already resolved" page, and no order of it is stored.  (An order that comes
+    while the step is still being worked out, before that transaction, is used:
+    tests/platform/test_step_plan.py.)
     """
     made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--hours", "1")
     link = path_of(made["seats"][0]["link"])
@@ -194,7 +196,7 @@ def test_b14_late_order_during_resolution_is_told_turn_closed(app, runner, monke
     resolver = {}
 
     def checkpoint(name):
-        if name == "before_commit" and threading.current_thread().name == "resolver":
+        if name == "apply_before_commit" and threading.current_thread().name == "resolver":
             reached.set()
             release.wait(30)
 

@@ -6,7 +6,9 @@ A processor process submits orders for the players, resolves every due step
 of many games (a virtual clock moves two hours per tick) and delivers the
 mail to an SMTP server in this script.  The script kills it with SIGKILL at a
 random moment (and the processor also kills itself at random resolution
-checkpoints, and at the checkpoints of building a step's mails after its commit:
+checkpoints, between a step's plan and its apply and inside the apply (``planned``,
+``apply_before_commit``: ``app.turns.plan``), and at the checkpoints of building a
+step's mails after its commit:
 ``after_step_commit``, ``build_before_write``, ``build_before_commit``,
 ``build_after_commit``), restarts it (forked from this script, so a restart
 costs nothing), 200 times (--quick: 20), then lets it finish.
