@@ -13,11 +13,11 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import and_, bindparam, insert, or_, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
-from app.db import write_session
+from app.db import Encoded, write_session
 from app.games import get_rules
 from app.games.base import IllegalOrder, Rules, step_rng
 from app.games.base import Order as OrderData
@@ -25,7 +25,7 @@ from app.i18n.terms import N_
 from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
 from app.models import Game, Order, Seat, Step, utcnow
 from app.turns.resolve import close_step, process_game
-from app.turns.store import StepClosed, all_in, current_orders, id_of, locked_game, update_all_in
+from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
 
 #: the platform's answer when a seat sends something at any time and nothing is offered
 NOTHING_TO_SEND = {"platform": N_("There is nothing you can send now."), "args": {}}
@@ -137,6 +137,23 @@ def accept_order(engine: Engine, game_id: int, seat_pk: int, order: OrderData, *
     return _accept(engine, game_id, seat_pk, step_no, max_attempts, store)
 
 
+_GAME = Game.__table__  # type: ignore[attr-defined]
+_ORDER = Order.__table__  # type: ignore[attr-defined]
+_SEAT = Seat.__table__  # type: ignore[attr-defined]
+#: an order's short write, in statements built once: the game's step and the seats with an order on file for
+#: it (in one query, the game's row locked on PostgreSQL), the order, the seat's ladder, the all-in flag
+_STEP_AND_ORDERS = (
+    select(_GAME.c.step_no, _GAME.c.status, _GAME.c.all_in, _ORDER.c.seat)
+    .select_from(_GAME.outerjoin(_ORDER, and_(_ORDER.c.game_id == _GAME.c.id, _ORDER.c.step_no == _GAME.c.step_no)))
+    .where(_GAME.c.id == bindparam("game_id")).with_for_update(of=_GAME)
+)
+_ADD_ORDER = insert(_ORDER)
+_RESET_LADDER = (update(_SEAT)
+                 .where(_SEAT.c.id == bindparam("seat_pk"), or_(_SEAT.c.missed != 0, _SEAT.c.civil_disorder))
+                 .values(missed=0, civil_disorder=False))
+_SET_ALL_IN = update(_GAME).where(_GAME.c.id == bindparam("game_id")).values(all_in=bindparam("all_in"))
+
+
 def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, text: str,
                    source: OrderSource) -> tuple[Order, bool] | None:
     """Store an order validated against ``game`` as read before, if its step is still the open one.
@@ -150,25 +167,23 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     rules = get_rules(game.slug)
     rules.validate(game.state, seat.seat, order)  # before the write lock: the state of this step
     text = text or rules.format(order)
-    now = utcnow()
+    values: dict[str, Any] = {"game_id": id_of(game), "step_no": game.step_no, "seat": seat.seat, "text": text,
+                              "source": source, "submitted_at": utcnow(),
+                              "order": Encoded(order) if isinstance(order, dict) else order}
     with write_session(engine) as session:
-        live = session.execute(
-            select(Game.step_no, Game.status, Game.all_in).where(Game.id == game.id).with_for_update()
-        ).first()
-        if live is None or live[0] != game.step_no or live[1] != GameStatus.RUNNING:
+        conn = session.connection()
+        live = conn.execute(_STEP_AND_ORDERS, {"game_id": game.id}).all()
+        if not live or live[0][0] != game.step_no or live[0][1] != GameStatus.RUNNING:
             return None
-        row = Order(game_id=id_of(game), step_no=game.step_no, seat=seat.seat, order=order, text=text,
-                    source=source, submitted_at=now)
-        session.add(row)
-        if source in PLAYER_SOURCES:  # the player is here: the ladder starts again
-            session.execute(
-                update(Seat).where(col(Seat.id) == seat.id, or_(col(Seat.missed) != 0, col(Seat.civil_disorder)))
-                .values(missed=0, civil_disorder=False).execution_options(synchronize_session=False))
-        session.flush()
-        now_all_in = all_in(session, game)  # ``game`` is the read copy: its owed seats are this step's
-        if now_all_in != live[2]:
-            session.execute(update(Game).where(col(Game.id) == game.id).values(all_in=now_all_in)
-                            .execution_options(synchronize_session=False))
+        row = Order(id=conn.execute(_ADD_ORDER, values).inserted_primary_key[0], **values)  # type: ignore[index]
+        # the player is here: the ladder starts again (the seat's count changes only when a step
+        # resolves, so the copy read at this step tells whether there is anything to reset)
+        if source in PLAYER_SOURCES and (seat.missed or seat.civil_disorder):
+            conn.execute(_RESET_LADDER, {"seat_pk": seat.id})
+        have = {r[3] for r in live if r[3] is not None} | {seat.seat}
+        now_all_in = bool(game.owed) and all(s in have for s in game.owed)  # ``game``: the read copy, this step
+        if now_all_in != live[0][2]:
+            conn.execute(_SET_ALL_IN, {"game_id": game.id, "all_in": now_all_in})
     return row, now_all_in and (game.resolve_early or len(game.owed) == 1)
 
 

@@ -12,12 +12,14 @@ cookie set by the last ``?lang=``, then the browser's languages.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from flask import Flask, Response, g, request
 from sqlmodel import Session, col, select
 
 from app.db import get_engine, get_session, write_session
 from app.i18n.lang import LANGUAGES, normalize
-from app.models import Player, Seat
+from app.models import Game, Player, Seat
 from app.tokens import hash_token, looks_like_token
 
 COOKIE = "lang"
@@ -33,12 +35,34 @@ def asked_language() -> str | None:
     return asked if asked in LANGUAGES else None
 
 
+class LinkSeat(NamedTuple):
+    """What a seat's link opens: the seat, its game, and its player's id and language."""
+
+    seat: Seat
+    game: Game
+    player_id: int | None
+    language: str | None
+
+
+def link_seat(token: str) -> LinkSeat | None:
+    """The seat a link belongs to, with its game and player, in one query, read once per request (the
+    language hook and the page both ask)."""
+    found: dict[str, LinkSeat | None] = g.setdefault("link_seats", {})
+    if token not in found:
+        row = get_session().exec(
+            select(Seat, Game, Player.id, Player.language).join(Game, col(Game.id) == Seat.game_id)
+            .outerjoin(Player, col(Player.id) == Seat.player_id).where(Seat.token_hash == hash_token(token))
+        ).first()
+        found[token] = LinkSeat(*row) if row is not None else None
+    return found[token]
+
+
 def _player(session: Session, endpoint: str, token: str) -> tuple[int, str] | None:
-    """(id, language) of the player whose page this is, in one query (no whole rows read)."""
+    """(id, language) of the player whose page this is, in one query."""
     digest = hash_token(token)
     if endpoint.startswith(SEAT_PAGES):
-        row = session.exec(select(Player.id, Player.language).join(Seat, col(Seat.player_id) == Player.id)
-                           .where(Seat.token_hash == digest)).first()
+        seat = link_seat(token)
+        row = (seat.player_id, seat.language) if seat is not None and seat.player_id is not None else None
     elif endpoint.startswith("me."):
         row = session.exec(select(Player.id, Player.language).where(Player.prefs_hash == digest)).first()
     else:

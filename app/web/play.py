@@ -45,6 +45,7 @@ from app.reports import RenderError, render_pdf
 from app.tokens import LINK_PLACEHOLDER, hash_token, looks_like_token, sign
 from app.verify import order_receipt
 from app.web.forms import MAX_NOTATION, bounded_int, too_long_field
+from app.web.language import link_seat
 from app.web.limits import get_limiter, resend_limit
 from app.web.pdfcache import cached_pdf, report_limit
 
@@ -95,14 +96,10 @@ def find_seat(token: str) -> tuple[Game, Seat]:
     """The game and seat a link belongs to, or a 404 page."""
     if not looks_like_token(token):
         abort(404)
-    session = get_session()
-    found = session.exec(
-        select(Seat, Game).join(Game, Game.id == Seat.game_id).where(Seat.token_hash == hash_token(token))
-    ).first()
+    found = link_seat(token)
     if found is None:
         abort(404)
-    seat, game = found
-    return game, seat
+    return found.game, found.seat
 
 
 def csrf_token(seat: Seat, now: float | None = None) -> str:
