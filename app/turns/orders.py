@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, or_, update
+from sqlalchemy import bindparam, insert, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -140,13 +140,13 @@ def accept_order(engine: Engine, game_id: int, seat_pk: int, order: OrderData, *
 _GAME = Game.__table__  # type: ignore[attr-defined]
 _ORDER = Order.__table__  # type: ignore[attr-defined]
 _SEAT = Seat.__table__  # type: ignore[attr-defined]
-#: an order's short write, in statements built once: the game's step and the seats with an order on file for
-#: it (in one query, the game's row locked on PostgreSQL), the order, the seat's ladder, the all-in flag
-_STEP_AND_ORDERS = (
-    select(_GAME.c.step_no, _GAME.c.status, _GAME.c.all_in, _ORDER.c.seat)
-    .select_from(_GAME.outerjoin(_ORDER, and_(_ORDER.c.game_id == _GAME.c.id, _ORDER.c.step_no == _GAME.c.step_no)))
-    .where(_GAME.c.id == bindparam("game_id")).with_for_update(of=_GAME)
-)
+#: an order's short write, in statements built once: the game's step (its row locked on PostgreSQL), then
+#: the seats with an order on file for it (a statement of its own: on PostgreSQL it sees the orders committed
+#: while it waited for the lock), the order, the seat's ladder, the all-in flag
+_LIVE_STEP = select(_GAME.c.step_no, _GAME.c.status, _GAME.c.all_in).where(
+    _GAME.c.id == bindparam("game_id")).with_for_update()
+_SEATS_IN = select(_ORDER.c.seat).where(_ORDER.c.game_id == bindparam("game_id"),
+                                        _ORDER.c.step_no == bindparam("step_no")).distinct()
 _ADD_ORDER = insert(_ORDER)
 _RESET_LADDER = (update(_SEAT)
                  .where(_SEAT.c.id == bindparam("seat_pk"), or_(_SEAT.c.missed != 0, _SEAT.c.civil_disorder))
@@ -172,17 +172,17 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
                               "order": Encoded(order) if isinstance(order, dict) else order}
     with write_session(engine) as session:
         conn = session.connection()
-        live = conn.execute(_STEP_AND_ORDERS, {"game_id": game.id}).all()
-        if not live or live[0][0] != game.step_no or live[0][1] != GameStatus.RUNNING:
+        live = conn.execute(_LIVE_STEP, {"game_id": game.id}).first()
+        if live is None or live[0] != game.step_no or live[1] != GameStatus.RUNNING:
             return None
         row = Order(id=conn.execute(_ADD_ORDER, values).inserted_primary_key[0], **values)  # type: ignore[index]
         # the player is here: the ladder starts again (the seat's count changes only when a step
         # resolves, so the copy read at this step tells whether there is anything to reset)
         if source in PLAYER_SOURCES and (seat.missed or seat.civil_disorder):
             conn.execute(_RESET_LADDER, {"seat_pk": seat.id})
-        have = {r[3] for r in live if r[3] is not None} | {seat.seat}
+        have = set(conn.execute(_SEATS_IN, {"game_id": game.id, "step_no": game.step_no}).scalars())
         now_all_in = bool(game.owed) and all(s in have for s in game.owed)  # ``game``: the read copy, this step
-        if now_all_in != live[0][2]:
+        if now_all_in != live[2]:
             conn.execute(_SET_ALL_IN, {"game_id": game.id, "all_in": now_all_in})
     return row, now_all_in and (game.resolve_early or len(game.owed) == 1)
 

@@ -13,7 +13,7 @@ from app import turns
 from app.db import get_engine, write_session
 from app.kinds import OrderSource
 from app.models import Order, OutboxMail, Step, utcnow
-from tests.platform.helpers import create_game, game_row, post_form
+from tests.platform.helpers import create_game, csrf_of, game_row, path_of, post_form, step_of
 
 
 def _orders_of_step(app, game_id, step_no=1):
@@ -135,3 +135,28 @@ def test_a_player_posting_while_the_step_is_worked_out_is_not_kept_waiting_and_t
     assert [(r.seat, r.source) for r in rows] == [("A", OrderSource.WEB), ("B", OrderSource.DEFAULT)]
     game = game_row(app, made["game"])
     assert game.step_no == 2 and game.state["score"] == {"A": 3, "B": 0}
+
+
+def _post_at_once(app, seat, n, barrier, codes):
+    client = app.test_client()
+    page = client.get(path_of(seat["link"])).get_data(as_text=True)
+    barrier.wait()
+    codes.append(client.post(path_of(seat["link"]), data={
+        "csrf_token": csrf_of(page), "step_no": step_of(page), "form_index": "0", "n": n}).status_code)
+
+
+def test_two_players_posting_at_the_same_moment_resolve_the_step(app, runner):
+    """Whichever order comes last sees the other one and resolves the step (on PostgreSQL too, where the
+    second waits for the game's row while the first commits)."""
+    for _round in range(4):
+        made = create_game(runner)
+        a, b = made["seats"]
+        barrier, codes = threading.Barrier(2), []
+        threads = [threading.Thread(target=_post_at_once, args=(app, seat, n, barrier, codes))
+                   for seat, n in ((a, "3"), (b, "1"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert codes == [303, 303]
+        assert game_row(app, made["game"]).step_no == 2
