@@ -12,9 +12,10 @@ conformance test).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from app.games.conquest import bot_tactics, data
+from app.games.conquest import bot_goals, bot_tactics, data
 from app.games.conquest.prompts import attack_pairs, move_pairs
 from app.games.conquest.state import State, enemy_neighbours, pool_total, territories_of, valid_sets
 
@@ -128,9 +129,10 @@ def choose_placement(state: State, seat: str) -> dict[str, int]:
             )
 
         prey = bot_tactics.prey(state, seat, k)
-        s = bot_tactics.hunt_spearhead(state, seat, prey) or max(bord, key=spear_key)
+        win = bot_goals.win_spearhead(state, seat)
+        s = win or bot_tactics.hunt_spearhead(state, seat, prey) or max(bord, key=spear_key)
         w = max(bord, key=lambda t: (pressure(state, t), -NUM[t]))
-        if w != s and pressure(state, w) > 0:
+        if not win and w != s and pressure(state, w) > 0:
             add(w, g // 3)
             add(s, g - g // 3)
         else:
@@ -155,9 +157,10 @@ def choose_attack(state: State, seat: str) -> tuple[str, str] | None:
     return best
 
 
-def attack_order(state: State, a: str, b: str) -> dict[str, Any]:
-    """One roll, or as many rolls as stay at good odds whatever the dice (a big stack)."""
-    rolls = bot_tactics.rolls_at_good_odds(int(state["armies"][a]), int(state["armies"][b]))
+def attack_order(state: State, a: str, b: str,
+                 odds: Callable[[int, int], int] = bot_tactics.rolls_at_good_odds) -> dict[str, Any]:
+    """One roll, or as many rolls as ``odds`` keeps at its odds whatever the dice (a big stack)."""
+    rolls = odds(int(state["armies"][a]), int(state["armies"][b]))
     order: dict[str, Any] = {"type": "ATTACK", "pair": f"{a}-{b}"}
     if rolls > 1:
         order["repeat"] = rolls
@@ -249,11 +252,14 @@ def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:
         if trade:
             return trade
         if any(state["pools"].values()):
-            return {"type": "PLACE", **choose_placement(state, seat)}
+            return {"type": "PLACE", **(bot_goals.make_the_count(state, seat) or choose_placement(state, seat))}
     if not full:
         return {"type": "END_TURN"}
     if state["phase"] != "REGROUP":
         prey = bot_tactics.prey(state, seat, target_colour(state, seat))
+        win = bot_goals.go_for_the_win(state, seat)
+        if win:
+            return attack_order(state, *win, odds=bot_goals.rolls_while_fair)
         pair = (
             bot_tactics.hunt_attack(state, seat, prey)
             or bot_tactics.finish_the_weak(state, seat)
@@ -262,7 +268,8 @@ def next_order(state: State, seat: str, full: bool = True) -> dict[str, Any]:
         if pair:
             return attack_order(state, *pair)
         return {"type": "END_OFFENSIVE"}
-    move = choose_move(state, seat)
+    goal = bot_goals.missing(state, seat) or bot_tactics.prey(state, seat, target_colour(state, seat))
+    move = bot_goals.march_on(state, seat, goal) or choose_move(state, seat)
     return move or {"type": "END_TURN"}
 
 
