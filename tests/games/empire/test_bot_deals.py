@@ -82,6 +82,24 @@ def test_no_trade_hands_a_rival_a_marker_while_guild_master_is_in_play():
         assert [ln["id"] for ln in lines(order, "DECLINE_OFFER")] == ([] if trades else ["Y-O1"])
 
 
+def test_a_rival_out_of_the_guild_masters_reach_may_trade():
+    """Round 10 of 20: a rival with 1 trade marker can reach 12 at most, short of the goal (13),
+    so the bot trades with it by name; one with 2 markers still could, and gets no trade."""
+    st = scenario(4, round_no=10)
+    holding(st, "BLUE", "O1")
+    res(st, "BLUE", WOOD=8, STONE=2, IRON=2, FOOD=0, POP=2)
+    for colour in ("GREEN", "YELLOW", "RED"):
+        markers(st, colour, 2)
+    yellow = seat(st, "YELLOW")
+    st["offers"] = [{"id": "Y-O1", "from": yellow, "to": None, "give_n": 1, "give": "FOOD", "get_n": 1, "get": "WOOD"}]
+    for n, trades in ((2, False), (1, True)):
+        markers(st, "YELLOW", n)
+        st["phase"] = "T3A"
+        assert [ln.get("to") for ln in lines(order_of(st, "BLUE"), "OFFER")] == (["YELLOW"] if trades else []), n
+        st["phase"] = "T3B"
+        assert bool(lines(order_of(st, "BLUE"), "ACCEPT_OFFER")) is trades, n
+
+
 def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populations_food():
     st = scenario(2)
     st["phase"] = "T4"
