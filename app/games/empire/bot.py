@@ -10,7 +10,8 @@ as a list of rules of thumb, one function each:
   for them (``affordable_recruits``), raised nearest an objective's goal; a standing LOSSES
   order names the troops to give up first;
 - *the build before the margin*: the market's one deal a round buys the good a build lacks
-  most before Food kept only as a margin;
+  most before Food kept only as a margin, and before the population's Food when that buy
+  completes the build this turn (``build_before_bread``);
 - *diplomacy* (``bot_deals``): trade surplus for need, starve a rival near the Guild master's
   goal, pacts only against a threat and none for a usurper;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
@@ -199,13 +200,27 @@ def losses_to_give_up(state: State, seat: str, res: dict[str, int]) -> Line | No
     return {"op": "LOSSES", "troops": first}
 
 
+def build_before_bread(state: State, seat: str, res: dict[str, int]) -> list[Line]:
+    """While the Food held feeds the population, the wanted build, when it can be made this turn
+    (buying the good it lacks with spare Gold), takes the market's one deal before the Food
+    margin: a setback may cost a Pop, while a build put off waits a whole round."""
+    if res["FOOD"] < res["POP"]:
+        return []
+    trial = dict(res)
+    lines = build_toward_objectives(state, seat, trial, market=False)
+    if not any(ln["op"] == "BUILD" for ln in lines):
+        return []
+    res.update(trial)
+    return lines
+
+
 def _admin(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = dict(state["players"][seat]["res"])
-    lines: list[Line] = []
-    market = market_for_upkeep(state, seat, res) or market_for_hunger(state, seat, res)
-    if market:
-        lines.append(market)
-    lines += build_toward_objectives(state, seat, res, market=bool(market))
+    market = market_for_upkeep(state, seat, res)
+    lines = [] if market else build_before_bread(state, seat, res)
+    if not lines:
+        market = market or market_for_hunger(state, seat, res)
+        lines = ([market] if market else []) + build_toward_objectives(state, seat, res, market=bool(market))
     if not any(ln["op"] == "MARKET" for ln in lines):
         food = market_for_food(state, seat, res)
         lines = ([food] if food else []) + lines

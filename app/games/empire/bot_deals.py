@@ -3,9 +3,13 @@
 Rules of thumb, one function each:
 
 - *trade what it has too much of* for what it lacks, and decline offers it does not need;
-- *starve the guild master*: no trade with a rival whose trade markers come near the Guild
-  master's goal (its markers are public), so nobody wins on our trades; our offers then go to
-  the other players by name;
+- *hand out no trade markers*: while Guild master is in play (3 and 4 players) every trade
+  gives the partner a marker toward its goal, and any rival may hold the card, so the bot
+  trades only for its own Guild master, or with a rival whose markers (public, one a round at
+  most) can no longer reach the goal before the round limit;
+- *starve the guild master*: even then, no trade with a rival whose trade markers come near
+  the Guild master's goal (its markers are public), so nobody wins on our trades; our offers
+  then go to the other players by name;
 - *pacts only against a threat*: a pact for its home, proposed only to the neighbour whose
   troops stand next to it, accepted only from such a neighbour, the others declined, so homes
   can be contested;
@@ -43,9 +47,29 @@ def threats(state: State, seat: str, p: int) -> dict[str, int]:
     return out
 
 
+def guild_master_in_play(state: State) -> bool:
+    """Guild master (O6) is removed from 2-player games."""
+    return len(state["seats"]) > data.NO_O6_PLAYERS
+
+
+def hands_out_markers(state: State, seat: str) -> bool:
+    """A trade would give a rival a marker toward a Guild master it may hold, for no marker of
+    use to us."""
+    return guild_master_in_play(state) and "O6" not in state["players"][seat]["objectives"]
+
+
+def out_of_guild_reach(state: State, rival: str) -> bool:
+    """The rival's markers plus one a round left (this one included) fall short of the Guild
+    master's goal before the round limit."""
+    left = int(state["options"]["round_limit"]) - int(state["round"]) + 1
+    return len(state["players"][rival]["trade"]) + left < data.OBJECTIVE_NEED["O6"]
+
+
 def trade_partners(state: State, seat: str) -> list[str | None]:
-    """Whom our offers go to: everyone (None), or by name everyone but a rival near the Guild
-    master's goal."""
+    """Whom our offers go to: while a trade only hands out markers, by name the rivals out of the
+    Guild master's reach; else everyone (None), or by name everyone but a rival near its goal."""
+    if hands_out_markers(state, seat):
+        return [s for s in active(state) if s != seat and out_of_guild_reach(state, s)]
     shunned = near_guild_master(state, seat)
     if not shunned:
         return [None]
@@ -105,7 +129,9 @@ def propose(state: State, seat: str, rng: random.Random) -> list[Line]:
 
 def worth_accepting(state: State, seat: str, offer: dict[str, Any], res: dict[str, int]) -> bool:
     """An offer we can pay and need (any we can pay for O6), never from a rival near the Guild
-    master's goal."""
+    master's goal, and while a trade only hands out markers, only from a rival out of its reach."""
+    if hands_out_markers(state, seat) and not out_of_guild_reach(state, offer["from"]):
+        return False
     if offer["from"] in near_guild_master(state, seat):
         return False
     if "O6" in state["players"][seat]["objectives"]:

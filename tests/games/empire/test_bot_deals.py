@@ -49,14 +49,55 @@ def test_no_trade_with_a_rival_near_the_guild_masters_goal():
     assert [ln["id"] for ln in lines(order_of(st, "BLUE"), "DECLINE_OFFER")] == ["R-O1"]
 
 
-def test_offers_go_by_name_to_the_others_when_a_rival_nears_the_guild_masters_goal():
+def test_a_guild_masters_offers_go_by_name_to_the_others_when_a_rival_nears_its_goal():
     st = scenario(4)
     st["phase"] = "T3A"
+    holding(st, "BLUE", "O6")
     res(st, "BLUE", WOOD=8, FOOD=2, POP=1)
-    assert [ln.get("to") for ln in lines(order_of(st, "BLUE"), "OFFER")] == [None], "to everyone"
+    offers = lines(order_of(st, "BLUE"), "OFFER")
+    assert offers and all(ln.get("to") is None for ln in offers), "to everyone"
     markers(st, "RED", data.OBJECTIVE_NEED["O6"] - 3)
     offers = lines(order_of(st, "BLUE"), "OFFER")
     assert offers and all(ln.get("to") not in (None, "RED") for ln in offers)
+
+
+def test_no_trade_hands_a_rival_a_marker_while_guild_master_is_in_play():
+    """Surplus Wood and no Food for the population: at 2 players (no Guild master) the bot offers
+    Wood for Food and takes an offer of Food; with 3 or 4 players, without Guild master itself,
+    it neither offers nor accepts, since any rival may hold the card."""
+    for players, trades in ((2, True), (3, False), (4, False)):
+        st = scenario(players)
+        st["phase"] = "T3A"
+        holding(st, "BLUE", "O1")
+        res(st, "BLUE", WOOD=8, STONE=2, IRON=2, FOOD=0, POP=2)
+        offers = lines(order_of(st, "BLUE"), "OFFER")
+        assert bool(offers) is trades, players
+        assert all((ln["give"], ln["get"]) == ("WOOD", "FOOD") for ln in offers)
+        st["phase"] = "T3B"
+        other = seat(st, "YELLOW")
+        st["offers"] = [{"id": "Y-O1", "from": other, "to": None, "give_n": 1, "give": "FOOD", "get_n": 1,
+                         "get": "WOOD"}]
+        order = order_of(st, "BLUE")
+        assert bool(lines(order, "ACCEPT_OFFER")) is trades, players
+        assert [ln["id"] for ln in lines(order, "DECLINE_OFFER")] == ([] if trades else ["Y-O1"])
+
+
+def test_a_rival_out_of_the_guild_masters_reach_may_trade():
+    """Round 10 of 20: a rival with 1 trade marker can reach 12 at most, short of the goal (13),
+    so the bot trades with it by name; one with 2 markers still could, and gets no trade."""
+    st = scenario(4, round_no=10)
+    holding(st, "BLUE", "O1")
+    res(st, "BLUE", WOOD=8, STONE=2, IRON=2, FOOD=0, POP=2)
+    for colour in ("GREEN", "YELLOW", "RED"):
+        markers(st, colour, 2)
+    yellow = seat(st, "YELLOW")
+    st["offers"] = [{"id": "Y-O1", "from": yellow, "to": None, "give_n": 1, "give": "FOOD", "get_n": 1, "get": "WOOD"}]
+    for n, trades in ((2, False), (1, True)):
+        markers(st, "YELLOW", n)
+        st["phase"] = "T3A"
+        assert [ln.get("to") for ln in lines(order_of(st, "BLUE"), "OFFER")] == (["YELLOW"] if trades else []), n
+        st["phase"] = "T3B"
+        assert bool(lines(order_of(st, "BLUE"), "ACCEPT_OFFER")) is trades, n
 
 
 def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populations_food():
@@ -70,6 +111,11 @@ def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populatio
     assert [ln["what"] for ln in lines(order, "BUILD")] == ["WALL"]
     res(st, "BLUE", FOOD=3)
     order = order_of(st, "BLUE")
+    assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "STONE", "n": 1}], \
+        "3 Food feed the 3 Pop: the build that the buy completes comes before the Food margin"
+    assert [ln["what"] for ln in lines(order, "BUILD")] == ["WALL"]
+    res(st, "BLUE", FOOD=2)
+    order = order_of(st, "BLUE")
     assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "FOOD", "n": 2}], \
-        "the population's Food and its margin first, with a stock: 3 + 4 Food for 3 Pop"
+        "the population's Food and its margin first, with a stock: 2 + 4 Food for 3 Pop"
     assert not lines(order, "BUILD")
