@@ -141,17 +141,7 @@ def make_the_count(state: State, seat: str) -> dict[str, int] | None:
 
 def land_steps(goal: list[str]) -> dict[str, int]:
     """Steps from each territory to the nearest of ``goal``, whoever holds the way."""
-    dist = {t: 0 for t in goal}
-    frontier = list(goal)
-    while frontier:
-        nxt = []
-        for t in frontier:
-            for n in data.NEIGHBOURS[t]:
-                if n not in dist:
-                    dist[n] = dist[t] + 1
-                    nxt.append(n)
-        frontier = nxt
-    return dist
+    return bot_tactics.steps_from(goal)
 
 
 def march_on(state: State, seat: str, goal: list[str]) -> dict[str, Any] | None:

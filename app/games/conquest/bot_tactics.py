@@ -16,6 +16,8 @@ turn order and round, the seat's own objective), never on anything the seat may 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.games.conquest import data
 from app.games.conquest.state import State, enemy_neighbours, territories_of
 
@@ -93,8 +95,8 @@ def prey(state: State, seat: str, target: str | None) -> list[str]:
     return [t for t, s in state["owner"].items() if s != seat and state["status"].get(s) == "ABANDONED"]
 
 
-def steps_to(state: State, goal: list[str], seat: str) -> dict[str, int]:
-    """Steps from each territory to the nearest of ``goal``, going through territories not ours."""
+def steps_from(goal: list[str], passable: Callable[[str], bool] = lambda _t: True) -> dict[str, int]:
+    """Steps from each territory to the nearest of ``goal``; the way goes on only through ``passable`` ones."""
     dist = {t: 0 for t in goal}
     frontier = list(goal)
     while frontier:
@@ -103,10 +105,15 @@ def steps_to(state: State, goal: list[str], seat: str) -> dict[str, int]:
             for n in data.NEIGHBOURS[t]:
                 if n not in dist:
                     dist[n] = dist[t] + 1
-                    if state["owner"][n] != seat:
+                    if passable(n):
                         nxt.append(n)
         frontier = nxt
     return dist
+
+
+def steps_to(state: State, goal: list[str], seat: str) -> dict[str, int]:
+    """Steps from each territory to the nearest of ``goal``, going through territories not ours."""
+    return steps_from(goal, lambda t: state["owner"][t] != seat)
 
 
 def hunt_spearhead(state: State, seat: str, prey: list[str]) -> str | None:
