@@ -65,7 +65,8 @@ def queue_mail(
 _OUTBOX = OutboxMail.__table__  # type: ignore[attr-defined]
 _MAIL_BY_ID = select(_OUTBOX.c.id, _OUTBOX.c.status).where(_OUTBOX.c.message_id == bindparam("message_id"))
 _ADD_MAIL = insert(_OUTBOX)
-_HOLD_MAIL = update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail_id"), _OUTBOX.c.status == OutboxStatus.PENDING)
+_HOLD_MAIL = (update(_OUTBOX).where(_OUTBOX.c.id == bindparam("mail_id"), _OUTBOX.c.status == OutboxStatus.PENDING)
+              .values(status=OutboxStatus.DIGEST))
 
 
 def queue_row(session: Session, values: dict[str, Any], *, digest: bool = False) -> None:
@@ -76,4 +77,4 @@ def queue_row(session: Session, values: dict[str, Any], *, digest: bool = False)
     if found is None:
         conn.execute(_ADD_MAIL, {**values, "status": OutboxStatus.DIGEST if digest else OutboxStatus.PENDING})
     elif digest and found[1] == OutboxStatus.PENDING:
-        conn.execute(_HOLD_MAIL.values(status=OutboxStatus.DIGEST), {"mail_id": found[0]})
+        conn.execute(_HOLD_MAIL, {"mail_id": found[0]})

@@ -103,33 +103,30 @@ def _encoded(values: dict[str, Any]) -> dict[str, Any]:
 
 
 class Plan:
-    """What a step planned while reading writes, as statements ready to run: rows to insert (by table), rows
-    to update (their changed columns), the statements the resolution kept (``store.write_later``)."""
+    """What a step planned while reading writes, as statements built before the write lock is taken: the
+    new rows (one insert per table), the changed rows (their changed columns), then the statements the
+    resolution kept (``store.write_later``)."""
 
     def __init__(self, session: Session, seen: tuple[Any, ...] | None) -> None:
         self.seen = seen
-        self.inserts: dict[Any, list[dict[str, Any]]] = {}
+        new: dict[Any, list[dict[str, Any]]] = {}
         for row in session.new:
-            table = type(row).__table__
-            self.inserts.setdefault(table, []).append(_encoded(row.model_dump(exclude={"id"})))
-        self.updates: list[tuple[Any, Any, dict[str, Any]]] = []
+            new.setdefault(type(row).__table__, []).append(_encoded(row.model_dump(exclude={"id"})))
+        self.statements: list[tuple[Any, list[dict[str, Any]] | None, tuple[int, str] | None]] = [
+            (insert(table), rows, None) for table, rows in new.items()]
         for row in session.dirty:
             state = inspect(row)
             changed = {a.key: a.value for a in state.attrs if a.history.has_changes()}
             if changed:
                 table = type(row).__table__
-                self.updates.append((table, state.identity[0], _encoded(changed)))
-        self.statements = list(session.info[PLANNED_WRITES])
+                self.statements.append(
+                    (update(table).where(table.c.id == state.identity[0]).values(**_encoded(changed)), None, None))
+        self.statements += session.info[PLANNED_WRITES]
 
     def __bool__(self) -> bool:
-        return bool(self.inserts or self.updates or self.statements)
+        return bool(self.statements)
 
     def write(self, session: Session) -> None:
-        conn = session.connection()
-        for table, rows in self.inserts.items():
-            conn.execute(insert(table), rows)
-        for table, key, values in self.updates:
-            conn.execute(update(table).where(table.c.id == key).values(**values))
         for statement, rows, expect in self.statements:
             run_write(session, statement, rows, expect)
 

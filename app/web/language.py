@@ -59,12 +59,11 @@ def link_seat(token: str) -> LinkSeat | None:
 
 def _player(session: Session, endpoint: str, token: str) -> tuple[int, str] | None:
     """(id, language) of the player whose page this is, in one query."""
-    digest = hash_token(token)
     if endpoint.startswith(SEAT_PAGES):
         seat = link_seat(token)
         row = (seat.player_id, seat.language) if seat is not None and seat.player_id is not None else None
     elif endpoint.startswith("me."):
-        row = session.exec(select(Player.id, Player.language).where(Player.prefs_hash == digest)).first()
+        row = session.exec(select(Player.id, Player.language).where(Player.prefs_hash == hash_token(token))).first()
     else:
         return None  # a GM's pages follow the GM's last choice (the cookie), then the browser
     return (row[0] or 0, row[1] or "") if row is not None else None
