@@ -140,18 +140,26 @@ def accept_order(engine: Engine, game_id: int, seat_pk: int, order: OrderData, *
 _GAME = Game.__table__  # type: ignore[attr-defined]
 _ORDER = Order.__table__  # type: ignore[attr-defined]
 _SEAT = Seat.__table__  # type: ignore[attr-defined]
-#: an order's short write, in statements built once: the game's step (its row locked on PostgreSQL), then
-#: the seats with an order on file for it (a statement of its own: on PostgreSQL it sees the orders committed
-#: while it waited for the lock), the order, the seat's ladder, the all-in flag
-_LIVE_STEP = select(_GAME.c.step_no, _GAME.c.status, _GAME.c.all_in).where(
-    _GAME.c.id == bindparam("game_id")).with_for_update()
+#: an order's short write, in statements built once.  First the order, inserted only while its step is the
+#: game's open step, in one statement that locks the game's row on PostgreSQL (a resolution then either
+#: committed before, and nothing is inserted, or waits for this order); then the seats with an order on file
+#: for the step (a statement of its own: on PostgreSQL it sees the orders committed while this one waited for
+#: the lock), the seat's ladder, the all-in flag
+_ADD_ORDER = insert(_ORDER).from_select(
+    ["game_id", "step_no", "seat", "order", "text", "source", "submitted_at"],
+    select(_GAME.c.id, _GAME.c.step_no, bindparam("seat", type_=_ORDER.c.seat.type),  # type: ignore[call-overload]
+           bindparam("order", type_=_ORDER.c.order.type), bindparam("text", type_=_ORDER.c.text.type),
+           bindparam("source", type_=_ORDER.c.source.type),
+           bindparam("submitted_at", type_=_ORDER.c.submitted_at.type))
+    .where(_GAME.c.id == bindparam("game_id"), _GAME.c.step_no == bindparam("step_no"),
+           _GAME.c.status == GameStatus.RUNNING.value)
+    .with_for_update()).returning(_ORDER.c.id)
 _SEATS_IN = select(_ORDER.c.seat).where(_ORDER.c.game_id == bindparam("game_id"),
                                         _ORDER.c.step_no == bindparam("step_no")).distinct()
-_ADD_ORDER = insert(_ORDER)
 _RESET_LADDER = (update(_SEAT)
                  .where(_SEAT.c.id == bindparam("seat_pk"), or_(_SEAT.c.missed != 0, _SEAT.c.civil_disorder))
                  .values(missed=0, civil_disorder=False))
-_SET_ALL_IN = update(_GAME).where(_GAME.c.id == bindparam("game_id")).values(all_in=bindparam("all_in"))
+_SET_ALL_IN = update(_GAME).where(_GAME.c.id == bindparam("game_id"), _GAME.c.all_in.is_(False)).values(all_in=True)
 
 
 def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, text: str,
@@ -172,18 +180,20 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
                               "order": Encoded(order) if isinstance(order, dict) else order}
     with write_session(engine) as session:
         conn = session.connection()
-        live = conn.execute(_LIVE_STEP, {"game_id": game.id}).first()
-        if live is None or live[0] != game.step_no or live[1] != GameStatus.RUNNING:
+        added = conn.execute(_ADD_ORDER, values).scalar()
+        if added is None:  # the step closed meanwhile
             return None
-        row = Order(id=conn.execute(_ADD_ORDER, values).inserted_primary_key[0], **values)  # type: ignore[index]
+        row = Order(id=added, **values)
         # the player is here: the ladder starts again (the seat's count changes only when a step
         # resolves, so the copy read at this step tells whether there is anything to reset)
         if source in PLAYER_SOURCES and (seat.missed or seat.civil_disorder):
             conn.execute(_RESET_LADDER, {"seat_pk": seat.id})
         have = set(conn.execute(_SEATS_IN, {"game_id": game.id, "step_no": game.step_no}).scalars())
-        now_all_in = bool(game.owed) and all(s in have for s in game.owed)  # ``game``: the read copy, this step
-        if now_all_in != live[2]:
-            conn.execute(_SET_ALL_IN, {"game_id": game.id, "all_in": now_all_in})
+        # ``game``: the copy read at this step, whose owed seats are this step's; an order never takes a
+        # seat out, so the flag only ever needs setting
+        now_all_in = bool(game.owed) and all(s in have for s in game.owed)
+        if now_all_in:
+            conn.execute(_SET_ALL_IN, {"game_id": game.id})
     return row, now_all_in and (game.resolve_early or len(game.owed) == 1)
 
 
