@@ -4,9 +4,9 @@ A deadline storm asks for hundreds of PDFs at once.  They are rendered in a
 fixed number of worker processes (``RENDER_WORKERS``, default: the number of
 CPUs) running the same guarded job as a single render (``reports.render_job``:
 ``REPORT_TIMEOUT`` seconds, ``REPORT_MEMORY_MB`` beyond what a loaded worker
-maps), at a lower CPU priority (``RENDER_NICE``, default 10) than the web
-workers.  A worker is replaced after ``RENDER_TASKS_PER_CHILD`` renders, so a
-leak cannot grow without bound.  Workers are forked from a small server
+maps), at a lower CPU priority (``RENDER_NICE``, default 10, and Linux's idle
+scheduling class) than the web workers.  A worker is replaced after
+``RENDER_TASKS_PER_CHILD`` renders, so a leak cannot grow without bound.  Workers are forked from a small server
 process that has already imported WeasyPrint, so starting one is cheap, and
 render with ``render_env.render_app`` (templates, languages, helpers), never
 the web application.
@@ -63,9 +63,21 @@ def _init_worker(config: dict[str, Any], memory_mb: int, nice: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
     if nice > 0:  # web requests first: a storm of renders must not slow players' pages
         os.nice(nice)
+        _idle_class()
     global _worker_app
     _worker_app = render_env.render_app(config)
     limit_memory(memory_limit(memory_mb))  # like a single render: this much beyond the loaded worker
+
+
+def _idle_class() -> None:
+    """Run only when no other work wants the CPU (Linux's ``SCHED_IDLE``): a web worker that wakes for a
+    player's request takes the core at once, where a niced render would keep it until the scheduler's next
+    turn.  The workers hold no lock and touch no database, so nothing ever waits on them."""
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except OSError as exc:  # a sandbox that refuses it: the nice value stays
+            log.debug("render worker: no idle scheduling class: %s", exc)
 
 
 def _render_part(context: dict[str, Any], link: str, timeout: float, part: str = "whole") -> bytes:

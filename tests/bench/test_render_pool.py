@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import timedelta
 
+import pytest
 from sqlmodel import Session, select
 
 from app.db import get_engine
@@ -71,3 +73,18 @@ def test_render_workers_hold_the_report_environment_not_the_web(smtp_app, smtp, 
               "app.demo")
     held = [m for m in loaded if m in banned or m.startswith(tuple(b + "." for b in banned))]
     assert held == [], f"a render worker imported the application's other layers: {held}"
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+def test_render_workers_give_the_cpu_to_web_requests(smtp_app, smtp, runner):
+    """A storm's renders run in the idle scheduling class, below a lower nice value: a player's request that
+    wakes takes the core at once instead of waiting out a render's time slice."""
+    from app import render_pool
+
+    smtp_app.config.update(RENDER_WORKERS=1, REPORT_ISOLATE=False)
+    _create(runner)
+    with smtp_app.app_context():
+        assert deliver_pending(smtp_app)["sent"] == 2
+    pool, _generation = render_pool.get_pool(smtp_app)._get()
+    assert pool.apply(os.sched_getscheduler, (0,)) == os.SCHED_IDLE
+    assert pool.apply(os.nice, (0,)) >= render_pool.DEFAULT_NICE
