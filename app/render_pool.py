@@ -6,10 +6,10 @@ CPUs) running the same guarded job as a single render (``reports.render_job``:
 ``REPORT_TIMEOUT`` seconds, ``REPORT_MEMORY_MB`` beyond what a loaded worker
 maps), at a lower CPU priority (``RENDER_NICE``, default 10, and Linux's idle
 scheduling class) than the web workers.  A worker is replaced after
-``RENDER_TASKS_PER_CHILD`` renders, so a leak cannot grow without bound.  Workers are forked from a small server
-process that has already imported WeasyPrint, so starting one is cheap, and
-render with ``render_env.render_app`` (templates, languages, helpers), never
-the web application.
+``RENDER_TASKS_PER_CHILD`` renders, so a leak cannot grow without bound.
+Workers are forked from a small server process that has already imported
+WeasyPrint, so starting one is cheap, and render with ``render_env.render_app``
+(templates, languages, helpers), never the web application.
 
 ``render_many`` hands out a batch and yields the results in the order given,
 as soon as each is ready; a failed or timed-out render yields its error
