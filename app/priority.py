@@ -4,8 +4,8 @@ Resolving a deadline storm, building its reports and mails, and rendering them
 is background work: an order posted meanwhile must not wait behind it.  The
 scheduler's jobs and the delivery workers lower their own thread's CPU priority
 by ``BACKGROUND_NICE`` (default 5) before they work; the render pool's processes
-go lower still (``RENDER_NICE``).  On Linux a thread's nice value is its own
-(``setpriority`` on the thread's id), so in the embedded server
+go lower still (``RENDER_NICE`` and Linux's idle scheduling class).  On Linux a
+thread's nice value is its own (``setpriority`` on the thread's id), so in the embedded server
 (``flask --app app serve``) the web threads keep theirs.  Lowering a priority
 needs no privilege; nothing here ever raises one.
 """
