@@ -134,6 +134,16 @@ def empire_upkeep(events: list[dict[str, Any]], state: dict[str, Any]) -> Counte
     return out
 
 
+def random_player_order(rules: Any, state: dict[str, Any], seat: str, rng: Any) -> Any:
+    """A random legal order for a random player, who never abandons its seat: an abandoned seat is
+    played by the game's AI from then on (Conquest's ``ABANDON``), so the bot would be measured
+    against itself, not against random play.  Another order is drawn instead, from the same dice."""
+    while True:
+        order = rules.random_order(state, seat, rng)
+        if not (isinstance(order, dict) and order.get("type") == "ABANDON"):
+            return order
+
+
 def play(table: Table, seed: str, kind: dict[str, str] | None, old: str = "", current_at: int | None = None) -> Played:
     """Play one game: ``kind`` maps seats to "bot", "random" or "previous" (None: every seat a bot);
     ``old`` is the directory of the previous version's code; ``current_at``, a seat position:
@@ -160,7 +170,7 @@ def play(table: Table, seed: str, kind: dict[str, str] | None, old: str = "", cu
                 orders[seat] = previous.order_or_random(rules, game.state, seat, f"{seed}:{step}:bot:{seat}", old,
                                                         faults)
             else:
-                orders[seat] = rules.random_order(game.state, seat, rng)
+                orders[seat] = random_player_order(rules, game.state, seat, rng)
         advance(rules, game, orders)
     outcome = rules.outcome(game.state) or []
     won = winners(outcome)
