@@ -127,6 +127,16 @@ def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     return None
 
 
+def wanted_goods(state: State, seat: str) -> list[str]:
+    """The goods the wanted build lacks, the most lacking first."""
+    want = _wanted_build(state, seat)
+    if not want:
+        return []
+    res = state["players"][seat]["res"]
+    cost = data.BUILD_COST[want[0]]
+    return sorted((r for r in cost if res[r] < cost[r]), key=lambda r: (res[r] - cost[r], r))
+
+
 def market_for_upkeep(state: State, seat: str, res: dict[str, int]) -> Line | None:
     """Short of this round's upkeep: sell the good held most, in lots of 3, for Gold."""
     short = upkeep(state, seat) + GOLD_MARGIN - res["GOLD"]
@@ -263,6 +273,18 @@ def wanted_army(state: State, seat: str) -> int:
     return max(6, 3 * len(controlled(state, seat)))
 
 
+def last_round(state: State) -> bool:
+    """The round limit's round: after it the game is decided, on troops among other things."""
+    return int(state["round"]) >= int(state["options"]["round_limit"])
+
+
+def troops_for_the_count(state: State, seat: str) -> int:
+    """In the last round every Pop becomes a troop: no upkeep will ever be asked for them, and
+    the round limit's tie-break counts troops after provinces."""
+    room = data.MAX_SIMPLE - len(troops_of(state, seat, kind="S"))
+    return min(int(state["players"][seat]["res"]["POP"]), room)
+
+
 def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = state["players"][seat]["res"]
     pop = res["POP"]
@@ -271,6 +293,8 @@ def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     room = data.MAX_SIMPLE - len(troops_of(state, seat, kind="S"))
     want = max(0, wanted_army(state, seat) - len(troops_of(state, seat)))
     troops = min(pop, room, want, affordable_recruits(state, seat)) if home is not None else 0
+    if home is not None and last_round(state):
+        troops = troops_for_the_count(state, seat)
     if troops:
         where = nearest_to_goal(state, seat, controlled(state, seat)) or home
         lines.append({"op": "ROUTE_TROOPS", "n": troops, "province": where})
