@@ -10,7 +10,8 @@ Rules of thumb, one function each:
 - *a trade must pay*: its own offers are then hard bargains, one good it can spare for three of
   a good its wanted build lacks: the other players trade among themselves most rounds anyway,
   and three goods for one speed the build that completes its objective; it never accepts a
-  hard bargain itself;
+  hard bargain itself, even for Guild master (so bots never trade on these terms among
+  themselves);
 - *starve the guild master*: even then, no trade with a rival whose trade markers come near
   the Guild master's goal (its markers are public), so nobody wins on our trades; our offers
   then go to the other players by name;
@@ -156,9 +157,11 @@ def propose(state: State, seat: str, rng: random.Random) -> list[Line]:
 
 
 def worth_accepting(state: State, seat: str, offer: dict[str, Any], res: dict[str, int]) -> bool:
-    """An offer we can pay (for O6, any: each trade is a marker), else one we need that asks no
-    more than it gives; never from a rival near the Guild master's goal, and while a trade only
-    hands out markers, only from a rival out of its reach."""
+    """An offer we can pay (for O6, any but a hard bargain: each trade is a marker), else one we
+    need that asks no more than it gives; never from a rival near the Guild master's goal, and
+    while a trade only hands out markers, only from a rival out of its reach."""
+    if offer["get_n"] >= HARD_BARGAIN * offer["give_n"]:
+        return False  # nobody pays three for one, not even for a marker
     if hands_out_markers(state, seat) and not out_of_guild_reach(state, offer["from"]):
         return False
     if offer["from"] in near_guild_master(state, seat):

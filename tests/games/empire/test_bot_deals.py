@@ -138,7 +138,8 @@ def test_while_guild_master_is_in_play_a_trade_must_pay_three_for_one():
 
 
 def test_a_hard_bargain_is_declined():
-    """An offer asking more than it gives is declined, even with nothing to fear (2 players)."""
+    """An offer asking more than it gives is declined, even with nothing to fear (2 players); a
+    Guild master takes it for the marker unless it asks three for one."""
     st = scenario(2)
     st["phase"] = "T3B"
     holding(st, "BLUE", "O1")
@@ -149,3 +150,7 @@ def test_a_hard_bargain_is_declined():
     assert lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "two Food for two Wood"
     st["offers"] = [dict(offer, get_n=3)]
     assert not lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "two Food for three Wood"
+    holding(st, "BLUE", "O6")
+    assert lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "a Guild master takes it for the marker"
+    st["offers"] = [dict(offer, give_n=1, get_n=3)]
+    assert not lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "but pays no three for one"
