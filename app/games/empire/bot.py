@@ -12,8 +12,11 @@ as a list of rules of thumb, one function each:
 - *the build before the margin*: the market's one deal a round buys the good a build lacks
   most before Food kept only as a margin, and before the population's Food when that buy
   completes the build this turn (``build_before_bread``);
-- *diplomacy* (``bot_deals``): trade surplus for need, starve a rival near the Guild master's
-  goal, pacts only against a threat and none for a usurper;
+- *diplomacy* (``bot_deals``): trade surplus for need, only hard bargains (one for three)
+  while Guild master is in play, starve a rival near the Guild master's goal, pacts only
+  against a threat and none for a usurper;
+- *count the troops at the end*: in the round limit's round every Pop becomes a troop
+  (``troops_for_the_count``), since no upkeep follows and the tie-break counts troops;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
 - *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O1, O4,
