@@ -15,8 +15,6 @@ as a list of rules of thumb, one function each:
 - *diplomacy* (``bot_deals``): trade surplus for need, only hard bargains (one for three)
   while Guild master is in play, starve a rival near the Guild master's goal, pacts only
   against a threat and none for a usurper;
-- *count the troops at the end*: in the round limit's round every Pop becomes a troop
-  (``troops_for_the_count``), since no upkeep follows and the tie-break counts troops;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
 - *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O1, O4,
@@ -276,18 +274,6 @@ def wanted_army(state: State, seat: str) -> int:
     return max(6, 3 * len(controlled(state, seat)))
 
 
-def last_round(state: State) -> bool:
-    """The round limit's round: after it the game is decided, on troops among other things."""
-    return int(state["round"]) >= int(state["options"]["round_limit"])
-
-
-def troops_for_the_count(state: State, seat: str) -> int:
-    """In the last round every Pop becomes a troop: no upkeep will ever be asked for them, and
-    the round limit's tie-break counts troops after provinces."""
-    room = data.MAX_SIMPLE - len(troops_of(state, seat, kind="S"))
-    return min(int(state["players"][seat]["res"]["POP"]), room)
-
-
 def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = state["players"][seat]["res"]
     pop = res["POP"]
@@ -296,8 +282,6 @@ def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     room = data.MAX_SIMPLE - len(troops_of(state, seat, kind="S"))
     want = max(0, wanted_army(state, seat) - len(troops_of(state, seat)))
     troops = min(pop, room, want, affordable_recruits(state, seat)) if home is not None else 0
-    if home is not None and last_round(state):
-        troops = troops_for_the_count(state, seat)
     if troops:
         where = nearest_to_goal(state, seat, controlled(state, seat)) or home
         lines.append({"op": "ROUTE_TROOPS", "n": troops, "province": where})

@@ -41,15 +41,3 @@ def test_a_pact_is_accepted_from_a_threatening_neighbour_and_declined_from_a_dis
     assert [ln["id"] for ln in lines(order, "ACCEPT_PACT")] == ["R-PACT"], "Red's troop stands next to Bluehold"
     assert [ln["id"] for ln in lines(order, "DECLINE_PACT")] == ["G-PACT"]
 
-
-def test_in_the_last_round_every_pop_becomes_a_troop():
-    """No upkeep follows the round limit's round, and its tie-break counts troops."""
-    st = scenario(2, round_no=19)
-    st["phase"] = "T8"
-    for n in range(1, 4):
-        put(st, f"B-S{n}", 1)
-    res(st, "BLUE", POP=5, GOLD=0, FOOD=6)
-    before = sum(ln["n"] for ln in lines(order_of(st, "BLUE"), "ROUTE_TROOPS"))
-    assert before < 5, "round 19: only the troops next round's Gold pays"
-    st["round"] = st["options"]["round_limit"]
-    assert sum(ln["n"] for ln in lines(order_of(st, "BLUE"), "ROUTE_TROOPS")) == 5
