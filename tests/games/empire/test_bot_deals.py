@@ -64,19 +64,18 @@ def test_a_guild_masters_offers_go_by_name_to_the_others_when_a_rival_nears_its_
 def test_no_trade_hands_a_rival_a_marker_while_guild_master_is_in_play():
     """Surplus Wood and no Food for the population: at 2 players (no Guild master) the bot offers
     Wood for Food and takes an offer of Food; with 3 or 4 players, without Guild master itself,
-    it accepts nothing, since any rival may hold the card, and offers only hard bargains (one
-    Wood for three Iron, which its heavy troop lacks)."""
+    it accepts nothing, since any rival may hold the card; at 3 it offers nothing either, at 4
+    only hard bargains (one Wood for three Iron, which its heavy troop lacks)."""
     for players, trades in ((2, True), (3, False), (4, False)):
         st = scenario(players)
         st["phase"] = "T3A"
         holding(st, "BLUE", "O1")
         res(st, "BLUE", WOOD=8, STONE=2, IRON=2, FOOD=0, POP=2)
-        offers = lines(order_of(st, "BLUE"), "OFFER")
-        assert offers, players
+        offers = [(ln["give_n"], ln["give"], ln["get_n"], ln["get"]) for ln in lines(order_of(st, "BLUE"), "OFFER")]
         if trades:
-            assert all((ln["give"], ln["get"]) == ("WOOD", "FOOD") for ln in offers)
+            assert offers and all((give, get) == ("WOOD", "FOOD") for _, give, _, get in offers)
         else:
-            assert [(ln["give_n"], ln["give"], ln["get_n"], ln["get"]) for ln in offers] == [(1, "WOOD", 3, "IRON")]
+            assert offers == ([(1, "WOOD", 3, "IRON")] if players == 4 else []), players
         st["phase"] = "T3B"
         other = seat(st, "YELLOW")
         st["offers"] = [{"id": "Y-O1", "from": other, "to": None, "give_n": 1, "give": "FOOD", "get_n": 1,
@@ -98,6 +97,9 @@ def test_a_rival_out_of_the_guild_masters_reach_may_trade():
     st["offers"] = [{"id": "Y-O1", "from": yellow, "to": None, "give_n": 1, "give": "FOOD", "get_n": 1, "get": "WOOD"}]
     for n, trades in ((2, False), (1, True)):
         markers(st, "YELLOW", n)
+        st["phase"] = "T3A"
+        offers = lines(order_of(st, "BLUE"), "OFFER")
+        assert all(ln["get_n"] == 3 and ln.get("to") is None for ln in offers), "at 4 players: hard bargains"
         st["phase"] = "T3B"
         assert bool(lines(order_of(st, "BLUE"), "ACCEPT_OFFER")) is trades, n
 
