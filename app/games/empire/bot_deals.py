@@ -27,7 +27,7 @@ import random
 from typing import Any
 
 from app.games.empire import data
-from app.games.empire.bot_march import home_of
+from app.games.empire.bot_march import home_of, wanted_goods
 from app.games.empire.state import State, active, name
 from app.games.empire.windows import open_to
 
@@ -98,8 +98,6 @@ def hard_bargains(state: State, seat: str) -> list[Line]:
     """While any trade hands a rival a marker, a trade must at least pay: one of the good held most
     for HARD_BARGAIN of each good the wanted build lacks (whoever takes it pays three for one),
     open to everyone."""
-    from app.games.empire.bot import wanted_goods  # bot imports this module
-
     res = state["players"][seat]["res"]
     lacking = wanted_goods(state, seat)
     offers: list[Line] = []

@@ -40,4 +40,3 @@ def test_a_pact_is_accepted_from_a_threatening_neighbour_and_declined_from_a_dis
     order = order_of(st, "BLUE")
     assert [ln["id"] for ln in lines(order, "ACCEPT_PACT")] == ["R-PACT"], "Red's troop stands next to Bluehold"
     assert [ln["id"] for ln in lines(order, "DECLINE_PACT")] == ["G-PACT"]
-
