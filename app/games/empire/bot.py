@@ -12,8 +12,9 @@ as a list of rules of thumb, one function each:
 - *the build before the margin*: the market's one deal a round buys the good a build lacks
   most before Food kept only as a margin, and before the population's Food when that buy
   completes the build this turn (``build_before_bread``);
-- *diplomacy* (``bot_deals``): trade surplus for need, starve a rival near the Guild master's
-  goal, pacts only against a threat and none for a usurper;
+- *diplomacy* (``bot_deals``): trade surplus for need, only hard bargains (one for three)
+  while Guild master is in play, starve a rival near the Guild master's goal, pacts only
+  against a threat and none for a usurper;
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
 - *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O1, O4,
@@ -26,7 +27,7 @@ import random
 from typing import Any
 
 from app.games.empire import bot_deals, data, randomplay, tribute
-from app.games.empire.bot_march import march_on, nearest_to_goal
+from app.games.empire.bot_march import home_of, march_on, nearest_to_goal, wanted_build
 from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
     State,
@@ -34,7 +35,6 @@ from app.games.empire.state import (
     controlled,
     default_loss,
     name,
-    owner,
     troops_of,
 )
 
@@ -65,14 +65,6 @@ BUILD_MARGIN = 1
 FOOD_MARGIN = 1
 #: Food bought up to beyond the population's: Harsh winter (S15) asks 2 more.
 FOOD_STOCK = 3
-
-
-def _home(state: State, seat: str) -> int | None:
-    home = data.HOME[state["colour"][seat]]
-    if owner(state, home) == seat:
-        return home
-    mine = controlled(state, seat)
-    return mine[0] if mine else None
 
 
 def upkeep(state: State, seat: str) -> int:
@@ -107,24 +99,6 @@ def gold_for_food(state: State, seat: str) -> int:
 def spare_gold(state: State, seat: str, res: dict[str, int]) -> int:
     """Gold that may be spent in turn 4 and still pay this round's upkeep."""
     return res["GOLD"] - upkeep(state, seat) - GOLD_MARGIN
-
-
-def _wanted_build(state: State, seat: str) -> tuple[str, int] | None:
-    objs = state["players"][seat]["objectives"]
-    home = _home(state, seat)
-    mine = controlled(state, seat)
-    free = [p for p in mine if not state["provinces"][str(p)]["building"]]
-    order = ["HEAVY"] if {"O1", "O4", "O5", "O7", "O8"} & set(objs) else []
-    order += ["WALL"] if "O2" in objs else []
-    order += ["INF"] if "O3" in objs else []
-    order += ["INF", "WALL", "HEAVY"]
-    for what in order:
-        if what == "HEAVY" and home is not None and len(troops_of(state, seat, kind="H")) < data.MAX_HEAVY:
-            return what, nearest_to_goal(state, seat, mine) or home
-        spots = [p for p in free if not (what == "INF" and p in data.NO_INF)]
-        if what != "HEAVY" and spots:
-            return what, (home if home in spots else spots[0])
-    return None
 
 
 def market_for_upkeep(state: State, seat: str, res: dict[str, int]) -> Line | None:
@@ -163,7 +137,7 @@ def market_for_hunger(state: State, seat: str, res: dict[str, int]) -> Line | No
 def build_toward_objectives(state: State, seat: str, res: dict[str, int], market: bool) -> list[Line]:
     """The wanted build, buying the good it lacks most when Gold is spare (the build follows when
     that was the only one missing); a heavy troop only when its upkeep is covered."""
-    want = _wanted_build(state, seat)
+    want = wanted_build(state, seat)
     if not want:
         return []
     what, where = want
@@ -191,7 +165,7 @@ def losses_to_give_up(state: State, seat: str, res: dict[str, int]) -> Line | No
     """When the upkeep may fall short, a standing order: simple troops away from home go first."""
     if res["GOLD"] >= upkeep(state, seat) + GOLD_MARGIN:
         return None
-    home = _home(state, seat)
+    home = home_of(state, seat)
     mine = troops_of(state, seat)
     first = sorted(mine, key=lambda t: (state["troops"][t]["kind"] == "H", state["troops"][t]["province"] == home,
                                         -state["troops"][t]["num"]))[:3]
@@ -267,7 +241,7 @@ def _route(state: State, seat: str, rng: random.Random) -> list[Line]:
     res = state["players"][seat]["res"]
     pop = res["POP"]
     lines: list[Line] = []
-    home = _home(state, seat)
+    home = home_of(state, seat)
     room = data.MAX_SIMPLE - len(troops_of(state, seat, kind="S"))
     want = max(0, wanted_army(state, seat) - len(troops_of(state, seat)))
     troops = min(pop, room, want, affordable_recruits(state, seat)) if home is not None else 0

@@ -3,10 +3,15 @@
 Rules of thumb, one function each:
 
 - *trade what it has too much of* for what it lacks, and decline offers it does not need;
-- *hand out no trade markers*: while Guild master is in play (3 and 4 players) every trade
-  gives the partner a marker toward its goal, and any rival may hold the card, so the bot
-  trades only for its own Guild master, or with a rival whose markers (public, one a round at
-  most) can no longer reach the goal before the round limit;
+- *hand out no trade markers cheaply*: while Guild master is in play (3 and 4 players) every
+  trade gives the partner a marker toward its goal, and any rival may hold the card, so the bot
+  accepts trades only for its own Guild master, or from a rival whose markers (public, one a
+  round at most) can no longer reach the goal before the round limit;
+- *a trade must pay*: at 4 players its own offers are then hard bargains, one good it can
+  spare for three of a good its wanted build lacks: the other players trade among themselves
+  most rounds anyway, and three goods for one speed the build that completes its objective;
+  it never accepts a hard bargain itself, even for Guild master (so bots never trade on these
+  terms among themselves);
 - *starve the guild master*: even then, no trade with a rival whose trade markers come near
   the Guild master's goal (its markers are public), so nobody wins on our trades; our offers
   then go to the other players by name;
@@ -22,7 +27,7 @@ import random
 from typing import Any
 
 from app.games.empire import data
-from app.games.empire.bot_march import home_of
+from app.games.empire.bot_march import home_of, wanted_goods
 from app.games.empire.state import State, active, name
 from app.games.empire.windows import open_to
 
@@ -81,10 +86,36 @@ def addressed(state: State, offer: Line, partners: list[str | None]) -> list[Lin
     return [dict(offer, **({"to": name(state, p)} if p else {})) for p in partners]
 
 
+#: A hard bargain: the bot gives one of a good for this many of a good its build lacks.
+HARD_BARGAIN = 3
+#: Hard bargains from this many players: at three, the bot keeps its fair offers by name to the
+#: rivals out of the Guild master's reach (without them Usurper's holders won 0.31x the average
+#: holder in bot games, against 0.52x with them).
+HARD_BARGAIN_PLAYERS = 4
+
+
+def hard_bargains(state: State, seat: str) -> list[Line]:
+    """While any trade hands a rival a marker, a trade must at least pay: one of the good held most
+    for HARD_BARGAIN of each good the wanted build lacks (whoever takes it pays three for one),
+    open to everyone."""
+    res = state["players"][seat]["res"]
+    lacking = wanted_goods(state, seat)
+    offers: list[Line] = []
+    for good in lacking[:3]:
+        give = max((r for r in data.SIMPLE if r != good and r not in lacking), key=lambda r: res[r], default=None)
+        if give is None or res[give] < 1:
+            break
+        offers.append({"op": "OFFER", "give_n": 1, "give": give, "get_n": HARD_BARGAIN, "get": good})
+    return offers
+
+
 def trade_surplus_for_need(state: State, seat: str) -> list[Line]:
     """Offer 2 of the good held most for 1 of a good held none of (Food first when short); for
-    O6 (trade markers), fair one-for-one offers every round."""
+    O6 (trade markers), fair one-for-one offers every round; at 4 players, while a trade hands a
+    rival a marker toward a Guild master it may hold, hard bargains only."""
     res = state["players"][seat]["res"]
+    if hands_out_markers(state, seat) and len(state["seats"]) >= HARD_BARGAIN_PLAYERS:
+        return hard_bargains(state, seat)
     partners = trade_partners(state, seat)
     if not partners:
         return []
@@ -128,14 +159,19 @@ def propose(state: State, seat: str, rng: random.Random) -> list[Line]:
 
 
 def worth_accepting(state: State, seat: str, offer: dict[str, Any], res: dict[str, int]) -> bool:
-    """An offer we can pay and need (any we can pay for O6), never from a rival near the Guild
-    master's goal, and while a trade only hands out markers, only from a rival out of its reach."""
+    """An offer we can pay (for O6, any but a hard bargain: each trade is a marker), else one we
+    need that asks no more than it gives; never from a rival near the Guild master's goal, and
+    while a trade only hands out markers, only from a rival out of its reach."""
+    if offer["get_n"] >= HARD_BARGAIN * offer["give_n"]:
+        return False  # nobody pays three for one, not even for a marker
     if hands_out_markers(state, seat) and not out_of_guild_reach(state, offer["from"]):
         return False
     if offer["from"] in near_guild_master(state, seat):
         return False
     if "O6" in state["players"][seat]["objectives"]:
         return bool(res[offer["get"]] >= offer["get_n"])
+    if offer["get_n"] > offer["give_n"]:
+        return False  # a hard bargain: we would pay more than we get
     return bool(res[offer["get"]] >= offer["get_n"] + 3 and res[offer["give"]] < 3)
 
 

@@ -192,3 +192,32 @@ def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
         if mode != t["mode"] or t.get("target"):
             lines.append({"op": "MODE", "troop": tid, "mode": mode})
     return lines
+
+
+def wanted_build(state: State, seat: str) -> tuple[str, int] | None:
+    """The build its objectives want next and where: heavy troops, Walls or Infrastructure."""
+    objs = state["players"][seat]["objectives"]
+    home = home_of(state, seat)
+    mine = controlled(state, seat)
+    free = [p for p in mine if not state["provinces"][str(p)]["building"]]
+    order = ["HEAVY"] if {"O1", "O4", "O5", "O7", "O8"} & set(objs) else []
+    order += ["WALL"] if "O2" in objs else []
+    order += ["INF"] if "O3" in objs else []
+    order += ["INF", "WALL", "HEAVY"]
+    for what in order:
+        if what == "HEAVY" and home is not None and len(troops_of(state, seat, kind="H")) < data.MAX_HEAVY:
+            return what, nearest_to_goal(state, seat, mine) or home
+        spots = [p for p in free if not (what == "INF" and p in data.NO_INF)]
+        if what != "HEAVY" and spots:
+            return what, (home if home in spots else spots[0])
+    return None
+
+
+def wanted_goods(state: State, seat: str) -> list[str]:
+    """The goods the wanted build lacks, the most lacking first."""
+    want = wanted_build(state, seat)
+    if not want:
+        return []
+    res = state["players"][seat]["res"]
+    cost = data.BUILD_COST[want[0]]
+    return sorted((r for r in cost if res[r] < cost[r]), key=lambda r: (res[r] - cost[r], r))

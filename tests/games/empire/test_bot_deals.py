@@ -64,15 +64,18 @@ def test_a_guild_masters_offers_go_by_name_to_the_others_when_a_rival_nears_its_
 def test_no_trade_hands_a_rival_a_marker_while_guild_master_is_in_play():
     """Surplus Wood and no Food for the population: at 2 players (no Guild master) the bot offers
     Wood for Food and takes an offer of Food; with 3 or 4 players, without Guild master itself,
-    it neither offers nor accepts, since any rival may hold the card."""
+    it accepts nothing, since any rival may hold the card; at 3 it offers nothing either, at 4
+    only hard bargains (one Wood for three Iron, which its heavy troop lacks)."""
     for players, trades in ((2, True), (3, False), (4, False)):
         st = scenario(players)
         st["phase"] = "T3A"
         holding(st, "BLUE", "O1")
         res(st, "BLUE", WOOD=8, STONE=2, IRON=2, FOOD=0, POP=2)
-        offers = lines(order_of(st, "BLUE"), "OFFER")
-        assert bool(offers) is trades, players
-        assert all((ln["give"], ln["get"]) == ("WOOD", "FOOD") for ln in offers)
+        offers = [(ln["give_n"], ln["give"], ln["get_n"], ln["get"]) for ln in lines(order_of(st, "BLUE"), "OFFER")]
+        if trades:
+            assert offers and all((give, get) == ("WOOD", "FOOD") for _, give, _, get in offers)
+        else:
+            assert offers == ([(1, "WOOD", 3, "IRON")] if players == 4 else []), players
         st["phase"] = "T3B"
         other = seat(st, "YELLOW")
         st["offers"] = [{"id": "Y-O1", "from": other, "to": None, "give_n": 1, "give": "FOOD", "get_n": 1,
@@ -84,7 +87,7 @@ def test_no_trade_hands_a_rival_a_marker_while_guild_master_is_in_play():
 
 def test_a_rival_out_of_the_guild_masters_reach_may_trade():
     """Round 10 of 20: a rival with 1 trade marker can reach 12 at most, short of the goal (13),
-    so the bot trades with it by name; one with 2 markers still could, and gets no trade."""
+    so the bot accepts its offer; one with 2 markers still could, and gets no trade."""
     st = scenario(4, round_no=10)
     holding(st, "BLUE", "O1")
     res(st, "BLUE", WOOD=8, STONE=2, IRON=2, FOOD=0, POP=2)
@@ -95,7 +98,8 @@ def test_a_rival_out_of_the_guild_masters_reach_may_trade():
     for n, trades in ((2, False), (1, True)):
         markers(st, "YELLOW", n)
         st["phase"] = "T3A"
-        assert [ln.get("to") for ln in lines(order_of(st, "BLUE"), "OFFER")] == (["YELLOW"] if trades else []), n
+        offers = lines(order_of(st, "BLUE"), "OFFER")
+        assert all(ln["get_n"] == 3 and ln.get("to") is None for ln in offers), "at 4 players: hard bargains"
         st["phase"] = "T3B"
         assert bool(lines(order_of(st, "BLUE"), "ACCEPT_OFFER")) is trades, n
 
@@ -119,3 +123,36 @@ def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populatio
     assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "FOOD", "n": 2}], \
         "the population's Food and its margin first, with a stock: 2 + 4 Food for 3 Pop"
     assert not lines(order, "BUILD")
+
+
+def test_while_guild_master_is_in_play_a_trade_must_pay_three_for_one():
+    """Walls for O2 lack Stone and Iron: one Food (held most, and not lacking) for three of each,
+    open to everyone; nothing once the build has its goods."""
+    st = scenario(4)
+    st["phase"] = "T3A"
+    holding(st, "BLUE", "O2")
+    res(st, "BLUE", FOOD=6, WOOD=2, STONE=0, IRON=1, POP=2)
+    offers = lines(order_of(st, "BLUE"), "OFFER")
+    assert [(ln["give_n"], ln["give"], ln["get_n"], ln["get"], ln.get("to")) for ln in offers] == [
+        (1, "FOOD", 3, "STONE", None), (1, "FOOD", 3, "IRON", None)]
+    res(st, "BLUE", STONE=3, IRON=2)
+    assert not lines(order_of(st, "BLUE"), "OFFER"), "the Wall's goods are all there"
+
+
+def test_a_hard_bargain_is_declined():
+    """An offer asking more than it gives is declined, even with nothing to fear (2 players); a
+    Guild master takes it for the marker unless it asks three for one."""
+    st = scenario(2)
+    st["phase"] = "T3B"
+    holding(st, "BLUE", "O1")
+    res(st, "BLUE", WOOD=8, STONE=2, IRON=2, FOOD=0, POP=2)
+    other = seat(st, "YELLOW")
+    offer = {"id": "Y-O1", "from": other, "to": None, "give_n": 2, "give": "FOOD", "get_n": 2, "get": "WOOD"}
+    st["offers"] = [offer]
+    assert lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "two Food for two Wood"
+    st["offers"] = [dict(offer, get_n=3)]
+    assert not lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "two Food for three Wood"
+    holding(st, "BLUE", "O6")
+    assert lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "a Guild master takes it for the marker"
+    st["offers"] = [dict(offer, give_n=1, get_n=3)]
+    assert not lines(order_of(st, "BLUE"), "ACCEPT_OFFER"), "but pays no three for one"
