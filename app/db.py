@@ -24,6 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any, TypeVar
 
 import click
 from flask import Flask, current_app, g
@@ -31,6 +32,8 @@ from flask.cli import with_appcontext
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.orm import class_mapper, make_transient_to_detached
+from sqlalchemy.orm.base import instance_state
 from sqlmodel import Session, SQLModel, create_engine
 
 from app.priority import is_background
@@ -38,6 +41,7 @@ from app.priority import is_background
 log = logging.getLogger(__name__)
 
 _engines: dict[str, Engine] = {}
+M = TypeVar("M")
 
 #: SQLite's own checkpoint runs in a commit only when the log holds this many pages (about 40 MB)
 WAL_SAFETY_PAGES = 10000
@@ -220,6 +224,16 @@ def checkpoint(engine: Engine) -> None:
         log.warning("checkpoint of %s failed: %s", path, exc)
     finally:
         raw.close()
+
+
+def detached(model: type[M], values: dict[str, Any]) -> M:
+    """A ``model`` object made from a row's values as if a session had loaded it and closed: it belongs to
+    no session, and adding it to one updates its row (it is never inserted again).  Plain rows and this
+    cost a fraction of the ORM's loading, for the few hot reads that need no more."""
+    obj = class_mapper(model).class_manager.new_instance()
+    instance_state(obj).dict.update(values)
+    make_transient_to_detached(obj)
+    return obj
 
 
 def close_session(_exc: BaseException | None = None) -> None:

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from flask import Flask, Response, g, request
-from sqlmodel import Session, col, select
+from sqlalchemy import bindparam
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, select
 
-from app.db import get_engine, get_session, write_session
+from app.db import detached, get_engine, get_session, write_session
 from app.i18n.lang import LANGUAGES, normalize
 from app.models import Game, Player, Seat
 from app.tokens import hash_token, looks_like_token
@@ -44,16 +46,33 @@ class LinkSeat(NamedTuple):
     language: str | None
 
 
+_SEAT = Seat.__table__  # type: ignore[attr-defined]
+_GAME = Game.__table__  # type: ignore[attr-defined]
+_PLAYER = Player.__table__  # type: ignore[attr-defined]
+#: the seat, its game and its player's id and language, in one statement built once
+_LINK = (sa_select(_SEAT, _GAME, _PLAYER.c.id, _PLAYER.c.language)
+         .join(_GAME, _GAME.c.id == _SEAT.c.game_id).outerjoin(_PLAYER, _PLAYER.c.id == _SEAT.c.player_id)
+         .where(_SEAT.c.token_hash == bindparam("token_hash")))
+_SEAT_KEYS = [c.key for c in _SEAT.columns]
+_GAME_KEYS = [c.key for c in _GAME.columns]
+
+
 def link_seat(token: str) -> LinkSeat | None:
     """The seat a link belongs to, with its game and player, in one query, read once per request (the
-    language hook and the page both ask)."""
+    language hook and the page both ask).
+
+    Read as plain rows in the request's read transaction and made into detached seat and game objects
+    (``db.detached``): every page behind a link starts here, an order's post included, and loading the
+    two through the ORM cost more than everything else that post does before its write."""
     found: dict[str, LinkSeat | None] = g.setdefault("link_seats", {})
     if token not in found:
-        row = get_session().exec(
-            select(Seat, Game, Player.id, Player.language).join(Game, col(Game.id) == Seat.game_id)
-            .outerjoin(Player, col(Player.id) == Seat.player_id).where(Seat.token_hash == hash_token(token))
-        ).first()
-        found[token] = LinkSeat(*row) if row is not None else None
+        row = get_session().connection().execute(_LINK, {"token_hash": hash_token(token)}).first()
+        if row is None:
+            found[token] = None
+        else:
+            n, m = len(_SEAT_KEYS), len(_SEAT_KEYS) + len(_GAME_KEYS)
+            found[token] = LinkSeat(detached(Seat, dict(zip(_SEAT_KEYS, row[:n], strict=True))),
+                                    detached(Game, dict(zip(_GAME_KEYS, row[n:m], strict=True))), row[m], row[m + 1])
     return found[token]
 
 
