@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from smtp_sink import Sink, SmtpServer, free_port  # noqa: F401 (the benches' SMTP server, a process of its own)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -70,56 +72,7 @@ def make_app(db_path: str, smtp_port: int | None = None, create: bool = True, **
     return app
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 # --------------------------------------------------------------------------- SMTP sink
-
-
-class Sink:
-    """Counts mail handed over by SMTP, with the time of the first and the last."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.with_pdf = 0
-        self.first: float | None = None
-        self.last: float | None = None
-        self.bytes = 0
-        self._lock = threading.Lock()
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd API)
-        now = time.perf_counter()
-        with self._lock:
-            self.count += 1
-            self.bytes += len(envelope.content)
-            if b"application/pdf" in envelope.content:
-                self.with_pdf += 1
-            if self.first is None:
-                self.first = now
-            self.last = now
-        return "250 OK"
-
-
-class SmtpServer:
-    def __init__(self) -> None:
-        from aiosmtpd.controller import Controller
-
-        self.sink = Sink()
-        self.port = free_port()
-        self.controller = Controller(self.sink, hostname="127.0.0.1", port=self.port,
-                                     data_size_limit=50 * 1024 * 1024)
-
-    def __enter__(self) -> SmtpServer:
-        self.controller.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.controller.stop()
 
 
 # --------------------------------------------------------------------------- memory
