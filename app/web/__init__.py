@@ -21,6 +21,7 @@ from app.web import (
     play,
     press,
     public,
+    resend,
     rules,
     site,
     standing,
@@ -79,6 +80,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(public.bp)
     app.register_blueprint(leagues.bp)
     app.register_blueprint(play.bp)
+    app.register_blueprint(resend.bp)
     app.register_blueprint(boards.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(press.bp)

@@ -52,7 +52,7 @@ def test_5_out_of_range_numbers_and_dates_get_a_4xx(app, client, runner):
 def test_6_resend_takes_the_same_time_whether_or_not_the_address_plays(app, client, runner, monkeypatch):
     """On a clock of its own (no timing): queuing the links of an address with five running seats costs
     time, finding that an address plays nowhere almost none; both answers leave after the same time."""
-    from app.web import play
+    from app.web import resend
 
     get_limiter(app).enabled = False
     app.config["RESEND_PER_DAY"] = 1000
@@ -73,7 +73,7 @@ def test_6_resend_takes_the_same_time_whether_or_not_the_address_plays(app, clie
             assert seconds >= 0
             clock["now"] += seconds
 
-    queue, queued_for = play._queue_resends, []
+    queue, queued_for = resend._queue_resends, []
 
     def costly(email: str) -> int:
         queued = queue(email)
@@ -81,8 +81,8 @@ def test_6_resend_takes_the_same_time_whether_or_not_the_address_plays(app, clie
         clock["now"] += 0.001 + 0.04 * queued  # each link mailed costs time
         return queued
 
-    monkeypatch.setattr(play, "time", Clock)
-    monkeypatch.setattr(play, "_queue_resends", costly)
+    monkeypatch.setattr(resend, "time", Clock)
+    monkeypatch.setattr(resend, "_queue_resends", costly)
 
     def answered_after(email: str) -> float:
         started = clock["now"]
