@@ -153,11 +153,13 @@ def rss_kib(pid: int) -> int:
 
 class RssSampler(threading.Thread):
     """Peak of the summed RSS of a process tree (this process and all its descendants by default),
-    and the CPU time each process of the tree used while it was sampled."""
+    and the CPU time each process of the tree used while it was sampled; the bench's own helpers
+    (``exclude``: its SMTP server) are left out with their descendants."""
 
-    def __init__(self, roots: list[int] | None = None, every: float = 0.25) -> None:
+    def __init__(self, roots: list[int] | None = None, every: float = 0.25, exclude: list[int] | None = None) -> None:
         super().__init__(daemon=True)
         self.roots = roots or [os.getpid()]
+        self.exclude = exclude or []
         self.every = every
         self.peak_kib = 0
         self.peak_procs = 0
@@ -167,7 +169,7 @@ class RssSampler(threading.Thread):
         self._halt = threading.Event()
 
     def sample(self) -> int:
-        pids = {p for r in self.roots for p in _tree(r)}
+        pids = {p for r in self.roots for p in _tree(r)} - {p for r in self.exclude for p in _tree(r)}
         total = sum(rss_kib(p) for p in pids)
         for p in pids:
             used = cpu_seconds(p)

@@ -108,6 +108,14 @@ class SmtpServer:
                     raise RuntimeError("the bench's SMTP server did not start") from None
                 time.sleep(0.05)
 
+    def pids(self) -> list[int]:
+        """The processes that serve it (its server and multiprocessing's resource tracker), for the
+        bench's samplers to leave out: they stand in for a mail server, not for the application."""
+        from multiprocessing import resource_tracker
+
+        tracker = getattr(resource_tracker._resource_tracker, "_pid", None)  # noqa: SLF001 (no public accessor)
+        return [p for p in (self._proc.pid, tracker) if p]
+
     def cpu_seconds(self) -> float:
         """The CPU time the server's process has used so far (Linux)."""
         try:

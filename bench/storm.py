@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         from app.priority import settle_heap
 
         settle_heap()  # as the scheduler does when it starts
-        sampler = benchlib.RssSampler()
+        sampler = benchlib.RssSampler(exclude=smtp.pids())
         sampler.start()
         res = run_storm(app, tick_at, smtp.sink, progress=games >= 200)
         sampler.stop()
