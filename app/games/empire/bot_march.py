@@ -194,13 +194,25 @@ def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
     return lines
 
 
+#: A realm this small needs a conqueror before anything else.
+SMALL_REALM = 2
+
+
+def conqueror_first(state: State, seat: str) -> bool:
+    """Held to SMALL_REALM provinces or fewer with no heavy troop: a heavy one first, whatever the
+    objective, as it adds 1 to every conquest roll it joins (a neutral province falls to a simple
+    troop about one time in three, to a heavy one more than half the time)."""
+    return len(controlled(state, seat)) <= SMALL_REALM and not troops_of(state, seat, kind="H")
+
+
 def wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     """The build its objectives want next and where: heavy troops, Walls or Infrastructure."""
     objs = state["players"][seat]["objectives"]
     home = home_of(state, seat)
     mine = controlled(state, seat)
     free = [p for p in mine if not state["provinces"][str(p)]["building"]]
-    order = ["HEAVY"] if {"O1", "O4", "O5", "O7", "O8"} & set(objs) else []
+    wants_heavy = {"O1", "O4", "O5", "O7", "O8"} & set(objs) or conqueror_first(state, seat)
+    order = ["HEAVY"] if wants_heavy else []
     order += ["WALL"] if "O2" in objs else []
     order += ["INF"] if "O3" in objs else []
     order += ["INF", "WALL", "HEAVY"]
