@@ -27,7 +27,7 @@ import random
 from typing import Any
 
 from app.games.empire import bot_deals, data, randomplay, tribute
-from app.games.empire.bot_march import home_of, march_on, nearest_to_goal, wanted_build
+from app.games.empire.bot_march import conqueror_first, home_of, march_on, nearest_to_goal, wanted_build
 from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
     State,
@@ -134,6 +134,12 @@ def market_for_hunger(state: State, seat: str, res: dict[str, int]) -> Line | No
     return market_for_food(state, seat, res) if res["FOOD"] < res["POP"] + FOOD_MARGIN else None
 
 
+def build_margin(state: State, seat: str, what: str) -> int:
+    """Gold kept back when buying a build's goods: none for the first conqueror of a small realm
+    (each round without it is a round of conquest rolls at one chance in three)."""
+    return 0 if what == "HEAVY" and conqueror_first(state, seat) else BUILD_MARGIN
+
+
 def build_toward_objectives(state: State, seat: str, res: dict[str, int], market: bool) -> list[Line]:
     """The wanted build, buying the good it lacks most when Gold is spare (the build follows when
     that was the only one missing); a heavy troop only when its upkeep is covered."""
@@ -149,7 +155,7 @@ def build_toward_objectives(state: State, seat: str, res: dict[str, int], market
     if missing and not market:
         r = max(sorted(missing), key=lambda g: missing[g])
         gold = (missing[r] + 1) // data.MARKET_BUY_RATE
-        if spare_gold(state, seat, res) >= gold + BUILD_MARGIN + (1 if what == "HEAVY" else 0):
+        if spare_gold(state, seat, res) >= gold + build_margin(state, seat, what) + (1 if what == "HEAVY" else 0):
             lines.append({"op": "MARKET", "side": "BUY", "res": r, "n": gold})
             res["GOLD"] -= gold
             res[r] += data.MARKET_BUY_RATE * gold

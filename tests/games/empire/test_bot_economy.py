@@ -40,3 +40,21 @@ def test_a_pact_is_accepted_from_a_threatening_neighbour_and_declined_from_a_dis
     order = order_of(st, "BLUE")
     assert [ln["id"] for ln in lines(order, "ACCEPT_PACT")] == ["R-PACT"], "Red's troop stands next to Bluehold"
     assert [ln["id"] for ln in lines(order, "DECLINE_PACT")] == ["G-PACT"]
+
+
+def test_a_small_realms_first_heavy_troop_is_bought_without_the_build_margin():
+    """One province and no heavy troop: the Iron the heavy one lacks is bought with the Gold kept
+    as a margin, and it is built; with a heavy troop already, the margin is kept."""
+    st = scenario(4)
+    st["phase"] = "T4"
+    st["players"][seat(st, "BLUE")]["objectives"] = ["O1"]
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 1)
+    res(st, "BLUE", GOLD=6, IRON=2, WOOD=2, STONE=1, FOOD=5, POP=1)
+    order = order_of(st, "BLUE")
+    assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "IRON", "n": 1}]
+    assert [ln["what"] for ln in lines(order, "BUILD")] == ["HEAVY"]
+    del st["troops"]["B-S2"]
+    put(st, "B-H1", 1)
+    order = order_of(st, "BLUE")
+    assert not lines(order, "MARKET") and not lines(order, "BUILD"), "2 Gold over the upkeep: the margin"
