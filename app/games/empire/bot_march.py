@@ -121,12 +121,14 @@ def worth_taking(state: State, seat: str, p: int) -> int:
 
 def home_guards(state: State, seat: str) -> list[str]:
     """One troop stays home in Defence, two when other players' troops stand next to it; simple
-    troops first, so that the heavy ones (+1 to conquer) go out."""
+    troops only, so that the heavy ones (+1 to conquer) go out: a heavy troop guards only a home
+    with no simple troop in it."""
     home = home_of(state, seat)
     at_home = sorted((t for t in troops_of(state, seat) if state["troops"][t]["province"] == home),
                      key=lambda t: state["troops"][t]["kind"] == "H")
+    simple = [t for t in at_home if state["troops"][t]["kind"] == "S"]
     near = home is not None and any(enemies_in(state, seat, p) for p in data.PROVINCES[home]["adj"])
-    return at_home[:2 if near else 1]
+    return (simple or at_home)[:2 if near else 1]
 
 
 def spread_target(state: State, seat: str, here: int, taken: set[int], rng: random.Random) -> int | None:
