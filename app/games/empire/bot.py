@@ -59,12 +59,22 @@ def random_order(state: State, seat: str, rng: random.Random) -> Order:
 
 #: Gold kept beyond the upkeep through turn 4: Embezzlement (S05) takes 2.
 GOLD_MARGIN = 2
+#: A builder's margin (Walls for O2, Infrastructure for O3): its Gold buys the goods of its builds.
+BUILDER_MARGIN = 1
+#: Objectives won by builds, not by troops.
+BUILDERS = {"O2", "O3"}
 #: Gold kept beyond that when buying a build's goods: Soldiers' arrears (S16) cost 2 more.
 BUILD_MARGIN = 1
 #: Food kept beyond the population's: Blight (S01) and Bandits (S07) take some.
 FOOD_MARGIN = 1
 #: Food bought up to beyond the population's: Harsh winter (S15) asks 2 more.
 FOOD_STOCK = 3
+
+
+def gold_margin(state: State, seat: str) -> int:
+    """Gold kept beyond the upkeep: a thin margin for a builder, whose spare Gold buys the goods
+    of the builds that win (a short upkeep costs it a troop, not its objective)."""
+    return BUILDER_MARGIN if BUILDERS & set(state["players"][seat]["objectives"]) else GOLD_MARGIN
 
 
 def upkeep(state: State, seat: str) -> int:
@@ -98,12 +108,12 @@ def gold_for_food(state: State, seat: str) -> int:
 
 def spare_gold(state: State, seat: str, res: dict[str, int]) -> int:
     """Gold that may be spent in turn 4 and still pay this round's upkeep."""
-    return res["GOLD"] - upkeep(state, seat) - GOLD_MARGIN
+    return res["GOLD"] - upkeep(state, seat) - gold_margin(state, seat)
 
 
 def market_for_upkeep(state: State, seat: str, res: dict[str, int]) -> Line | None:
     """Short of this round's upkeep: sell the good held most, in lots of 3, for Gold."""
-    short = upkeep(state, seat) + GOLD_MARGIN - res["GOLD"]
+    short = upkeep(state, seat) + gold_margin(state, seat) - res["GOLD"]
     if short <= 0:
         return None
     good = max(data.MARKET_GOODS, key=lambda r: res[r] - (res["POP"] if r == "FOOD" else 0))
@@ -169,7 +179,7 @@ def build_toward_objectives(state: State, seat: str, res: dict[str, int], market
 
 def losses_to_give_up(state: State, seat: str, res: dict[str, int]) -> Line | None:
     """When the upkeep may fall short, a standing order: simple troops away from home go first."""
-    if res["GOLD"] >= upkeep(state, seat) + GOLD_MARGIN:
+    if res["GOLD"] >= upkeep(state, seat) + gold_margin(state, seat):
         return None
     home = home_of(state, seat)
     mine = troops_of(state, seat)
@@ -231,7 +241,7 @@ def affordable_recruits(state: State, seat: str) -> int:
     """New troops whose upkeep next round's Gold covers: Gold now + the Pop routed into Gold +
     the centres' Gold, less a tribute, a margin and the Food to buy, must pay every troop."""
     res = state["players"][seat]["res"]
-    budget = (res["GOLD"] + res["POP"] + gold_income(state, seat) - 1 - GOLD_MARGIN - upkeep(state, seat)
+    budget = (res["GOLD"] + res["POP"] + gold_income(state, seat) - 1 - gold_margin(state, seat) - upkeep(state, seat)
               - gold_for_food(state, seat))
     return max(0, int(budget) // 2)
 

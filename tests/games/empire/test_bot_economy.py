@@ -58,3 +58,18 @@ def test_a_small_realms_first_heavy_troop_is_bought_without_the_build_margin():
     put(st, "B-H1", 1)
     order = order_of(st, "BLUE")
     assert not lines(order, "MARKET") and not lines(order, "BUILD"), "2 Gold over the upkeep: the margin"
+
+
+def test_a_builder_keeps_a_thinner_gold_margin_than_a_conqueror():
+    """One Gold over the upkeep: enough for Fortress realm (O2), whose Gold buys its Walls' goods;
+    Dominion (O1) sells a surplus to keep two."""
+    st = scenario(2)
+    st["phase"] = "T4"
+    for n in range(1, 5):
+        put(st, f"B-S{n}", 1)
+    res(st, "BLUE", GOLD=5, WOOD=9, POP=1, FOOD=3)
+    sold = {}
+    for objective in ("O2", "O1"):
+        st["players"][seat(st, "BLUE")]["objectives"] = [objective]
+        sold[objective] = [ln["res"] for ln in lines(order_of(st, "BLUE"), "MARKET") if ln["side"] == "SELL"]
+    assert sold == {"O2": [], "O1": ["WOOD"]}
