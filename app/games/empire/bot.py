@@ -18,7 +18,11 @@ as a list of rules of thumb, one function each:
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
 - *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O1, O4,
-  O5, O7 and O8, raised nearest the objective's goal: a heavy troop adds 1 to a conquest roll).
+  O5, O7 and O8, raised nearest the objective's goal: a heavy troop adds 1 to a conquest roll);
+- *a conqueror first*: a realm of two provinces or fewer with no heavy troop builds one whatever
+  its objective, buying its goods without the build margin (``conqueror_first``);
+- *a builder's thin margin*: with O2 or O3, one Gold is kept over the upkeep, not two, so that
+  its Gold buys its builds' goods (``gold_margin``).
 """
 
 from __future__ import annotations

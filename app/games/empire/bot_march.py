@@ -2,8 +2,8 @@
 
 Rules of thumb, one function each:
 
-- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it), a
-  simple one: heavy troops (+1 to conquer) go out;
+- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it),
+  simple ones only: heavy troops (+1 to conquer) go out, unless no simple troop is home;
 - *to the frontier*: a troop with nothing to take next to it walks toward the nearest province
   not held;
 - *spread the conquerors*: conquest is one roll a province whatever the number of troops, so
