@@ -18,7 +18,11 @@ as a list of rules of thumb, one function each:
 - *march on*: a home guard in Defence, the other troops move toward provinces it does not
   control, in Conquest where nobody stands and in Attack where enemies stand;
 - *build toward its objectives* (Walls for O2, Infrastructure for O3, heavy troops for O1, O4,
-  O5, O7 and O8, raised nearest the objective's goal: a heavy troop adds 1 to a conquest roll).
+  O5, O7 and O8, raised nearest the objective's goal: a heavy troop adds 1 to a conquest roll);
+- *a conqueror first*: a realm of two provinces or fewer with no heavy troop builds one whatever
+  its objective, buying its goods without the build margin (``conqueror_first``);
+- *a builder's thin margin*: with O2 or O3, one Gold is kept over the upkeep, not two, so that
+  its Gold buys its builds' goods (``gold_margin``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import random
 from typing import Any
 
 from app.games.empire import bot_deals, data, randomplay, tribute
-from app.games.empire.bot_march import home_of, march_on, nearest_to_goal, wanted_build
+from app.games.empire.bot_march import conqueror_first, home_of, march_on, nearest_to_goal, wanted_build
 from app.games.empire.prompts import ORDER_TYPE
 from app.games.empire.state import (
     State,
@@ -59,12 +63,22 @@ def random_order(state: State, seat: str, rng: random.Random) -> Order:
 
 #: Gold kept beyond the upkeep through turn 4: Embezzlement (S05) takes 2.
 GOLD_MARGIN = 2
+#: A builder's margin (Walls for O2, Infrastructure for O3): its Gold buys the goods of its builds.
+BUILDER_MARGIN = 1
+#: Objectives won by builds, not by troops.
+BUILDERS = {"O2", "O3"}
 #: Gold kept beyond that when buying a build's goods: Soldiers' arrears (S16) cost 2 more.
 BUILD_MARGIN = 1
 #: Food kept beyond the population's: Blight (S01) and Bandits (S07) take some.
 FOOD_MARGIN = 1
 #: Food bought up to beyond the population's: Harsh winter (S15) asks 2 more.
 FOOD_STOCK = 3
+
+
+def gold_margin(state: State, seat: str) -> int:
+    """Gold kept beyond the upkeep: a thin margin for a builder, whose spare Gold buys the goods
+    of the builds that win (a short upkeep costs it a troop, not its objective)."""
+    return BUILDER_MARGIN if BUILDERS & set(state["players"][seat]["objectives"]) else GOLD_MARGIN
 
 
 def upkeep(state: State, seat: str) -> int:
@@ -98,12 +112,12 @@ def gold_for_food(state: State, seat: str) -> int:
 
 def spare_gold(state: State, seat: str, res: dict[str, int]) -> int:
     """Gold that may be spent in turn 4 and still pay this round's upkeep."""
-    return res["GOLD"] - upkeep(state, seat) - GOLD_MARGIN
+    return res["GOLD"] - upkeep(state, seat) - gold_margin(state, seat)
 
 
 def market_for_upkeep(state: State, seat: str, res: dict[str, int]) -> Line | None:
     """Short of this round's upkeep: sell the good held most, in lots of 3, for Gold."""
-    short = upkeep(state, seat) + GOLD_MARGIN - res["GOLD"]
+    short = upkeep(state, seat) + gold_margin(state, seat) - res["GOLD"]
     if short <= 0:
         return None
     good = max(data.MARKET_GOODS, key=lambda r: res[r] - (res["POP"] if r == "FOOD" else 0))
@@ -134,6 +148,12 @@ def market_for_hunger(state: State, seat: str, res: dict[str, int]) -> Line | No
     return market_for_food(state, seat, res) if res["FOOD"] < res["POP"] + FOOD_MARGIN else None
 
 
+def build_margin(state: State, seat: str, what: str) -> int:
+    """Gold kept back when buying a build's goods: none for the first conqueror of a small realm
+    (each round without it is a round of conquest rolls at one chance in three)."""
+    return 0 if what == "HEAVY" and conqueror_first(state, seat) else BUILD_MARGIN
+
+
 def build_toward_objectives(state: State, seat: str, res: dict[str, int], market: bool) -> list[Line]:
     """The wanted build, buying the good it lacks most when Gold is spare (the build follows when
     that was the only one missing); a heavy troop only when its upkeep is covered."""
@@ -149,7 +169,7 @@ def build_toward_objectives(state: State, seat: str, res: dict[str, int], market
     if missing and not market:
         r = max(sorted(missing), key=lambda g: missing[g])
         gold = (missing[r] + 1) // data.MARKET_BUY_RATE
-        if spare_gold(state, seat, res) >= gold + BUILD_MARGIN + (1 if what == "HEAVY" else 0):
+        if spare_gold(state, seat, res) >= gold + build_margin(state, seat, what) + (1 if what == "HEAVY" else 0):
             lines.append({"op": "MARKET", "side": "BUY", "res": r, "n": gold})
             res["GOLD"] -= gold
             res[r] += data.MARKET_BUY_RATE * gold
@@ -163,7 +183,7 @@ def build_toward_objectives(state: State, seat: str, res: dict[str, int], market
 
 def losses_to_give_up(state: State, seat: str, res: dict[str, int]) -> Line | None:
     """When the upkeep may fall short, a standing order: simple troops away from home go first."""
-    if res["GOLD"] >= upkeep(state, seat) + GOLD_MARGIN:
+    if res["GOLD"] >= upkeep(state, seat) + gold_margin(state, seat):
         return None
     home = home_of(state, seat)
     mine = troops_of(state, seat)
@@ -225,7 +245,7 @@ def affordable_recruits(state: State, seat: str) -> int:
     """New troops whose upkeep next round's Gold covers: Gold now + the Pop routed into Gold +
     the centres' Gold, less a tribute, a margin and the Food to buy, must pay every troop."""
     res = state["players"][seat]["res"]
-    budget = (res["GOLD"] + res["POP"] + gold_income(state, seat) - 1 - GOLD_MARGIN - upkeep(state, seat)
+    budget = (res["GOLD"] + res["POP"] + gold_income(state, seat) - 1 - gold_margin(state, seat) - upkeep(state, seat)
               - gold_for_food(state, seat))
     return max(0, int(budget) // 2)
 

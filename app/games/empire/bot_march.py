@@ -2,8 +2,8 @@
 
 Rules of thumb, one function each:
 
-- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it), a
-  simple one: heavy troops (+1 to conquer) go out;
+- *keep a home guard*: one troop stays home in Defence (two when enemies stand next to it),
+  simple ones only: heavy troops (+1 to conquer) go out, unless no simple troop is home;
 - *to the frontier*: a troop with nothing to take next to it walks toward the nearest province
   not held;
 - *spread the conquerors*: conquest is one roll a province whatever the number of troops, so
@@ -121,12 +121,14 @@ def worth_taking(state: State, seat: str, p: int) -> int:
 
 def home_guards(state: State, seat: str) -> list[str]:
     """One troop stays home in Defence, two when other players' troops stand next to it; simple
-    troops first, so that the heavy ones (+1 to conquer) go out."""
+    troops only, so that the heavy ones (+1 to conquer) go out: a heavy troop guards only a home
+    with no simple troop in it."""
     home = home_of(state, seat)
     at_home = sorted((t for t in troops_of(state, seat) if state["troops"][t]["province"] == home),
                      key=lambda t: state["troops"][t]["kind"] == "H")
+    simple = [t for t in at_home if state["troops"][t]["kind"] == "S"]
     near = home is not None and any(enemies_in(state, seat, p) for p in data.PROVINCES[home]["adj"])
-    return at_home[:2 if near else 1]
+    return (simple or at_home)[:2 if near else 1]
 
 
 def spread_target(state: State, seat: str, here: int, taken: set[int], rng: random.Random) -> int | None:
@@ -194,13 +196,25 @@ def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
     return lines
 
 
+#: A realm this small needs a conqueror before anything else.
+SMALL_REALM = 2
+
+
+def conqueror_first(state: State, seat: str) -> bool:
+    """Held to SMALL_REALM provinces or fewer with no heavy troop: a heavy one first, whatever the
+    objective, as it adds 1 to every conquest roll it joins (a neutral province falls to a simple
+    troop about one time in three, to a heavy one more than half the time)."""
+    return len(controlled(state, seat)) <= SMALL_REALM and not troops_of(state, seat, kind="H")
+
+
 def wanted_build(state: State, seat: str) -> tuple[str, int] | None:
     """The build its objectives want next and where: heavy troops, Walls or Infrastructure."""
     objs = state["players"][seat]["objectives"]
     home = home_of(state, seat)
     mine = controlled(state, seat)
     free = [p for p in mine if not state["provinces"][str(p)]["building"]]
-    order = ["HEAVY"] if {"O1", "O4", "O5", "O7", "O8"} & set(objs) else []
+    wants_heavy = {"O1", "O4", "O5", "O7", "O8"} & set(objs) or conqueror_first(state, seat)
+    order = ["HEAVY"] if wants_heavy else []
     order += ["WALL"] if "O2" in objs else []
     order += ["INF"] if "O3" in objs else []
     order += ["INF", "WALL", "HEAVY"]

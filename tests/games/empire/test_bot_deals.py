@@ -109,6 +109,7 @@ def test_a_builds_missing_good_comes_before_a_food_stock_and_after_the_populatio
     st["phase"] = "T4"
     holding(st, "BLUE", "O2")
     put(st, "B-S1", 1)
+    put(st, "B-H1", 1)  # a conqueror already: the Wall is the build wanted
     res(st, "BLUE", GOLD=8, STONE=1, IRON=2, WOOD=1, FOOD=4, POP=3)
     order = order_of(st, "BLUE")
     assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "STONE", "n": 1}]
@@ -131,6 +132,7 @@ def test_while_guild_master_is_in_play_a_trade_must_pay_three_for_one():
     st = scenario(4)
     st["phase"] = "T3A"
     holding(st, "BLUE", "O2")
+    put(st, "B-H1", 1)  # a conqueror already: the Wall is the build wanted
     res(st, "BLUE", FOOD=6, WOOD=2, STONE=0, IRON=1, POP=2)
     offers = lines(order_of(st, "BLUE"), "OFFER")
     assert [(ln["give_n"], ln["give"], ln["get_n"], ln["get"], ln.get("to")) for ln in offers] == [

@@ -40,3 +40,36 @@ def test_a_pact_is_accepted_from_a_threatening_neighbour_and_declined_from_a_dis
     order = order_of(st, "BLUE")
     assert [ln["id"] for ln in lines(order, "ACCEPT_PACT")] == ["R-PACT"], "Red's troop stands next to Bluehold"
     assert [ln["id"] for ln in lines(order, "DECLINE_PACT")] == ["G-PACT"]
+
+
+def test_a_small_realms_first_heavy_troop_is_bought_without_the_build_margin():
+    """One province and no heavy troop: the Iron the heavy one lacks is bought with the Gold kept
+    as a margin, and it is built; with a heavy troop already, the margin is kept."""
+    st = scenario(4)
+    st["phase"] = "T4"
+    st["players"][seat(st, "BLUE")]["objectives"] = ["O1"]
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 1)
+    res(st, "BLUE", GOLD=6, IRON=2, WOOD=2, STONE=1, FOOD=5, POP=1)
+    order = order_of(st, "BLUE")
+    assert lines(order, "MARKET") == [{"op": "MARKET", "side": "BUY", "res": "IRON", "n": 1}]
+    assert [ln["what"] for ln in lines(order, "BUILD")] == ["HEAVY"]
+    del st["troops"]["B-S2"]
+    put(st, "B-H1", 1)
+    order = order_of(st, "BLUE")
+    assert not lines(order, "MARKET") and not lines(order, "BUILD"), "2 Gold over the upkeep: the margin"
+
+
+def test_a_builder_keeps_a_thinner_gold_margin_than_a_conqueror():
+    """One Gold over the upkeep: enough for Fortress realm (O2), whose Gold buys its Walls' goods;
+    Dominion (O1) sells a surplus to keep two."""
+    st = scenario(2)
+    st["phase"] = "T4"
+    for n in range(1, 5):
+        put(st, f"B-S{n}", 1)
+    res(st, "BLUE", GOLD=5, WOOD=9, POP=1, FOOD=3)
+    sold = {}
+    for objective in ("O2", "O1"):
+        st["players"][seat(st, "BLUE")]["objectives"] = [objective]
+        sold[objective] = [ln["res"] for ln in lines(order_of(st, "BLUE"), "MARKET") if ln["side"] == "SELL"]
+    assert sold == {"O2": [], "O1": ["WOOD"]}

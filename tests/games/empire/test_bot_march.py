@@ -101,10 +101,38 @@ def test_the_home_guard_is_a_simple_troop_and_the_heavy_one_goes_out_to_conquer(
     assert list(moves(blue_order(st))) == ["B-H1"], "a heavy troop adds 1 to the conquest roll"
 
 
+def test_with_enemies_next_to_home_the_heavy_troop_still_goes_out_and_a_simple_one_guards():
+    st = t4()
+    put(st, "B-H1", 1)
+    put(st, "B-S1", 1)
+    put(st, "Y-S1", 2)
+    order = blue_order(st)
+    assert "B-H1" in moves(order) and "B-S1" not in moves(order), "only simple troops guard"
+    del st["troops"]["B-S1"]
+    assert "B-H1" not in moves(blue_order(st)), "with no simple troop at home, the heavy one guards"
+
+
 def test_dominion_and_heartland_build_heavy_troops_to_conquer_faster():
     for objective, first in (("O1", "HEAVY"), ("O8", "HEAVY"), ("O3", "INF")):
         st = t4(objective=objective)
         put(st, "B-S1", 1)
+        put(st, "B-H1", 1)  # a conqueror already, so Prosperity builds its Infrastructure
         st["players"][seat(st, "BLUE")]["res"].update(GOLD=9, WOOD=5, STONE=5, IRON=5, FOOD=5, POP=1)
         built = [ln["what"] for ln in blue_order(st)["lines"] if ln["op"] == "BUILD"]
         assert built == [first], objective
+
+
+def test_a_small_realm_without_a_heavy_troop_builds_a_conqueror_whatever_its_objective():
+    """On two provinces or fewer with no heavy troop, a heavy one first (+1 to every conquest
+    roll); with three provinces, or once it has one, the objective's build again."""
+    for objective in ("O2", "O3", "O6"):
+        st = t4(objective=objective)
+        blue = seat(st, "BLUE")
+        put(st, "B-S1", 1)
+        st["players"][blue]["res"].update(GOLD=9, WOOD=5, STONE=5, IRON=5, FOOD=5, POP=1)
+        st["provinces"]["2"]["owner"] = blue
+        built = [ln["what"] for ln in blue_order(st)["lines"] if ln["op"] == "BUILD"]
+        assert built == ["HEAVY"], objective
+        st["provinces"]["5"]["owner"] = blue
+        built = [ln["what"] for ln in blue_order(st)["lines"] if ln["op"] == "BUILD"]
+        assert built != ["HEAVY"], objective
