@@ -1,7 +1,7 @@
 """The bots' arena: each game's bot against the random-legal-order bot, itself and its previous version.
 
 Usage: python bench/arena.py [--quick] [--games N] [--vs-random N] [--vs-previous N] [--previous REV]
-                             [--only SLUG[,SLUG]] [--jobs J]
+                             [--only SLUG[,SLUG]] [--jobs J] [--seeds NAME]
 
 For every game and player count it plays
 
@@ -22,7 +22,9 @@ For every game and player count it plays
 It also measures what the goals name: the Duel bot's average score, and how often Empire's
 bot pays its upkeep in full and which kinds of order it uses, and how often the holders of
 each of Empire's objectives win against the average holder (goal: 0.5x to 1.5x).  Bots decide from their seat's
-view and prompt (``bot_order``), as on the site.  Seeds are fixed, so a run is repeatable.
+view and prompt (``bot_order``), as on the site.  Seeds are fixed, so a run is repeatable;
+``--seeds NAME`` plays other games (their seeds start with NAME instead of ``arena``), which
+checks a figure on games that no change to a bot was chosen on.
 The last line is the headline; the exit status is 1 when a goal is missed ("MISSED").
 """
 
@@ -206,14 +208,14 @@ def run_many(jobs: list[Any], workers: int, job: Any = _job) -> list[tuple[Playe
 
 
 def arena(table: Table, games: int, vs_random: int, workers: int, report: Report,
-          prev: previous.Previous | None = None) -> None:
+          prev: previous.Previous | None = None, seeds: str = "arena") -> None:
     rules = get_rules(table.slug)
     seats = rules.seats({**rules.default_options(), **table.options})
     report.say(f"{table.label} ({len(seats)} seat{'s' if len(seats) > 1 else ''})")
     old = ready(table, prev, report) if prev else ""
     if table.solo:
         for who, n in [("bot", games), ("random", games)] + ([("previous", prev.games)] if old and prev else []):
-            done = run_many([(table, f"arena-{table.label}-{i}", {seats[0]: who}, old, None) for i in range(n)],
+            done = run_many([(table, f"{seeds}-{table.label}-{i}", {seats[0]: who}, old, None) for i in range(n)],
                             workers, _previous_job)
             wins = sum(p.share[seats[0]] for p, _ in done)
             report.say(f"  {who} as the player: won {rate(wins, n)} of {n}")
@@ -224,18 +226,19 @@ def arena(table: Table, games: int, vs_random: int, workers: int, report: Report
                             f"{100 * wins / max(n, 1):.1f}%")
         return
     if vs_random:
-        bot_against_random(table, seats, vs_random, workers, report)
-    self_play(table, seats, games, workers, report)
+        bot_against_random(table, seats, vs_random, workers, report, seeds)
+    self_play(table, seats, games, workers, report, seeds)
     if old and prev:
-        against_previous(table, seats, prev.games, old, workers, report)
+        against_previous(table, seats, prev.games, old, workers, report, seeds)
 
 
-def bot_against_random(table: Table, seats: list[str], vs_random: int, workers: int, report: Report) -> None:
+def bot_against_random(table: Table, seats: list[str], vs_random: int, workers: int, report: Report,
+                       seeds: str = "arena") -> None:
     """The bot in one seat, random legal orders in the others; the bot's seat moves round the table."""
     jobs = []
     for i in range(vs_random):
         bot_seat = seats[i % len(seats)]
-        jobs.append((table, f"arena-{table.label}-r{i}", {s: "bot" if s == bot_seat else "random" for s in seats}))
+        jobs.append((table, f"{seeds}-{table.label}-r{i}", {s: "bot" if s == bot_seat else "random" for s in seats}))
     done = run_many(jobs, workers)
     wins = sum(p.share[s] for p, kind in done for s in seats if kind and kind[s] == "bot")
     fair = 1 / len(seats)
@@ -245,9 +248,9 @@ def bot_against_random(table: Table, seats: list[str], vs_random: int, workers: 
                 f"{100 * wins / max(vs_random, 1):.1f}%")
 
 
-def self_play(table: Table, seats: list[str], games: int, workers: int, report: Report) -> None:
+def self_play(table: Table, seats: list[str], games: int, workers: int, report: Report, seeds: str = "arena") -> None:
     """The bot in every seat: each position's win rate, and the goals measured on the bot's play."""
-    done = run_many([(table, f"arena-{table.label}-s{i}", None) for i in range(games)], workers)
+    done = run_many([(table, f"{seeds}-{table.label}-s{i}", None) for i in range(games)], workers)
     by_position: dict[int, float] = defaultdict(float)
     for p, _ in done:
         for s in seats:
@@ -318,9 +321,10 @@ def ready(table: Table, prev: previous.Previous, report: Report) -> str:
     return old
 
 
-def against_previous(table: Table, seats: list[str], games: int, old: str, workers: int, report: Report) -> None:
+def against_previous(table: Table, seats: list[str], games: int, old: str, workers: int, report: Report,
+                     seeds: str = "arena") -> None:
     """The current bot at each seat position in turn, its previous version in the other seats."""
-    jobs = [(table, f"arena-{table.label}-p{i}", None, old, i % len(seats)) for i in range(games)]
+    jobs = [(table, f"{seeds}-{table.label}-p{i}", None, old, i % len(seats)) for i in range(games)]
     done = run_many(jobs, workers, _previous_job)
     wins = sum(p.share[p.current] for p, _ in done)
     by_position: dict[int, float] = defaultdict(float)
@@ -354,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the git revision of the previous version (default: per game, the bot before its last change)")
     ap.add_argument("--only", default="", help="comma-separated game slugs or table labels")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (the games are independent)")
+    ap.add_argument("--seeds", default="arena",
+                    help="the name the games' seeds start with (default: arena); another name plays other games, "
+                         "to check a figure on games no change was tuned on")
     args = ap.parse_args(argv)
     tables = TABLES
     games, vs_random = args.games, args.vs_random if args.vs_random is not None else args.games
@@ -372,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         prev = None
     try:
         for table in tables:
-            arena(table, games, vs_random, args.jobs, report, prev)
+            arena(table, games, vs_random, args.jobs, report, prev, args.seeds)
     finally:
         if prev:
             prev.checkouts.close()

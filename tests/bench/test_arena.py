@@ -130,3 +130,15 @@ def test_outside_a_git_checkout_it_says_so_and_plays_the_rest(tmp_path):
     assert any(line.startswith("  bot vs bot, 1 games") for line in lines), out.stdout
     assert not any("current vs previous" in line for line in lines)
     assert lines[-1] == "arena: 0 of 0 goals met"
+
+
+def test_other_seeds_play_other_games_and_the_same_seeds_the_same():
+    """``--seeds NAME`` checks a figure on games no change was chosen on; a name replays its games."""
+    args = ("--only", "Duel", "--games", "4", "--vs-random", "0", "--vs-previous", "0")
+    played = {name: _arena(*args, "--seeds", name) for name in ("arena", "fresh")}
+    again = _arena(*args)  # the default name is "arena"
+    for out in (*played.values(), again):
+        assert out.returncode in (0, 1), out.stderr[-3000:]
+    assert "bot vs bot, 4 games" in played["arena"].stdout, played["arena"].stdout
+    assert played["arena"].stdout != played["fresh"].stdout, "other seeds, other games"
+    assert again.stdout == played["arena"].stdout
