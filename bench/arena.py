@@ -227,7 +227,8 @@ def arena(table: Table, games: int, vs_random: int, workers: int, report: Report
         return
     if vs_random:
         bot_against_random(table, seats, vs_random, workers, report, seeds)
-    self_play(table, seats, games, workers, report, seeds)
+    if games:  # the seat positions and the goals measured on the bot's own play (none over no games)
+        self_play(table, seats, games, workers, report, seeds)
     if old and prev:
         against_previous(table, seats, prev.games, old, workers, report, seeds)
 

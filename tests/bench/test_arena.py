@@ -142,3 +142,11 @@ def test_other_seeds_play_other_games_and_the_same_seeds_the_same():
     assert "bot vs bot, 4 games" in played["arena"].stdout, played["arena"].stdout
     assert played["arena"].stdout != played["fresh"].stdout, "other seeds, other games"
     assert again.stdout == played["arena"].stdout
+
+
+def test_with_no_bot_games_it_claims_no_goal_measured_on_them():
+    """``--games 0`` plays no bot-vs-bot game: no seat positions and no goal measured over nothing."""
+    out = _arena("--only", "Empire 2p", "--games", "0", "--vs-random", "2", "--vs-previous", "0")
+    assert out.returncode in (0, 1), out.stderr[-3000:]
+    assert "bot vs random" in out.stdout
+    assert "bot vs bot" not in out.stdout and "upkeep" not in out.stdout and "of 0" not in out.stdout, out.stdout
