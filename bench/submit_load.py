@@ -36,13 +36,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib  # noqa: E402
+from disk_wait import DiskProbe, disk_wait  # noqa: E402
 
 benchlib.ensure_env()
 
@@ -119,53 +119,6 @@ async def closed_loop(port: int, requests: list[bytes], clients: int, seconds: f
     wall = time.perf_counter() - t0
     return {"n": len(lat), "p50": benchlib.quantile(lat, 0.5), "p99": benchlib.quantile(lat, 0.99),
             "max": max(lat) if lat else float("nan"), "rps": len(lat) / wall, "codes": codes}
-
-
-def _synced_write(fd: int) -> float:
-    """Append 8 KiB and wait for the disk (``fdatasync``); the wait in seconds."""
-    os.write(fd, b"x" * 8192)
-    t = time.perf_counter()
-    os.fdatasync(fd)
-    return time.perf_counter() - t
-
-
-def disk_wait(directory: str, n: int = 200) -> dict:
-    """What a commit that waits for the disk costs here: ``fdatasync`` of 8 KiB appended to a file in
-    ``directory`` (PostgreSQL's commit waits for one on its log; SQLite's, in WAL mode with
-    ``synchronous=NORMAL``, does not)."""
-    path = os.path.join(directory, "disk-wait.bin")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    try:
-        lat = [_synced_write(fd) for _ in range(n)]
-    finally:
-        os.close(fd)
-        os.unlink(path)
-    return {"p50": benchlib.quantile(lat, 0.5), "p99": benchlib.quantile(lat, 0.99)}
-
-
-class DiskProbe(threading.Thread):
-    """The same wait sampled every 50 ms while a phase runs: what the disk costs a commit during the storm,
-    when the storm's own writes share it."""
-
-    def __init__(self, directory: str) -> None:
-        super().__init__(daemon=True)
-        self.path = os.path.join(directory, "disk-probe.bin")
-        self.lat: list[float] = []
-        self._halt = threading.Event()
-
-    def run(self) -> None:
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            while not self._halt.wait(0.05):
-                self.lat.append(_synced_write(fd))
-        finally:
-            os.close(fd)
-            os.unlink(self.path)
-
-    def stop(self) -> dict:
-        self._halt.set()
-        self.join()
-        return {"p50": benchlib.quantile(self.lat, 0.5), "p99": benchlib.quantile(self.lat, 0.99)}
 
 
 # --------------------------------------------------------------------------- servers
