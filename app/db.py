@@ -132,7 +132,7 @@ def get_engine(app: Flask | None = None) -> Engine:
     return make_engine(app.config["DATABASE_URL"])
 
 
-_readers: dict[int, Engine] = {}
+_readers: dict[Engine, Engine] = {}
 
 
 def read_bind(engine: Engine) -> Engine:
@@ -142,9 +142,9 @@ def read_bind(engine: Engine) -> Engine:
     transaction keeps one snapshot for all its statements, so it stays."""
     if is_sqlite(engine):
         return engine
-    if id(engine) not in _readers:
-        _readers[id(engine)] = engine.execution_options(isolation_level="AUTOCOMMIT")
-    return _readers[id(engine)]
+    if engine not in _readers:
+        _readers[engine] = engine.execution_options(isolation_level="AUTOCOMMIT")
+    return _readers[engine]
 
 
 def get_session() -> Session:

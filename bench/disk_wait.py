@@ -24,9 +24,7 @@ def _synced_write(fd: int) -> float:
 
 
 def disk_wait(directory: str, n: int = 200) -> dict:
-    """What a commit that waits for the disk costs here: ``fdatasync`` of 8 KiB appended to a file in
-    ``directory`` (PostgreSQL's commit waits for one on its log; SQLite's, in WAL mode with
-    ``synchronous=NORMAL``, does not)."""
+    """The wait, ``n`` times back to back, on a file in ``directory``: p50 and p99 in seconds."""
     path = os.path.join(directory, "disk-wait.bin")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import socket
 import time
 from typing import Any
@@ -115,15 +114,6 @@ class SmtpServer:
 
         tracker = getattr(resource_tracker._resource_tracker, "_pid", None)  # noqa: SLF001 (no public accessor)
         return [p for p in (self._proc.pid, tracker) if p]
-
-    def cpu_seconds(self) -> float:
-        """The CPU time the server's process has used so far (Linux)."""
-        try:
-            with open(f"/proc/{self._proc.pid}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return float("nan")
 
     def __exit__(self, *exc: Any) -> None:
         self._proc.terminate()
