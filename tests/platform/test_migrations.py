@@ -25,3 +25,26 @@ def test_upgrade_from_empty_matches_the_models(database_url):
 def test_init_db_twice_is_harmless(runner):
     assert runner.invoke(args=["init-db"]).exit_code == 0
     assert runner.invoke(args=["init-db"]).exit_code == 0
+
+
+def test_a_steps_orders_are_read_without_the_games_older_orders(app):
+    """The seats with an order on file and a step's orders are read through one index on (game, step,
+    seat): after months of orders, an order's post reads its own step's rows only."""
+    from sqlalchemy import select as sa_select
+
+    from app.models import Order
+    from app.turns.orders import _SEATS_IN
+
+    engine = make_engine(app.config["DATABASE_URL"])
+    reads = [_SEATS_IN.params(game_id=1, step_no=2),
+             sa_select(Order).where(Order.game_id == 1, Order.step_no == 2).order_by(Order.id)]
+    with engine.connect() as conn:
+        for query in reads:
+            sql = str(query.compile(engine, compile_kwargs={"literal_binds": True}))
+            if engine.dialect.name == "sqlite":
+                plan = " ".join(str(row[-1]) for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+                assert "INDEX ix_order_game_step_seat (game_id=? AND step_no=?)" in plan, plan
+            else:
+                conn.exec_driver_sql("SET enable_seqscan = off")  # an empty table: show the index it would use
+                plan = " ".join(str(row[0]) for row in conn.exec_driver_sql(f"EXPLAIN {sql}"))
+                assert "ix_order_game_step_seat" in plan and "step_no" in plan, plan
