@@ -28,8 +28,8 @@ from app.logs import RedactingRequestHandler
 from app.mail import deliver_pending
 from app.mailin.cli import register as register_mailin
 from app.models import Game, Player, Seat
-from app.priority import settle_heap
 from app.verify import verify_command
+from app.web.worker import start_worker
 from jobs import init_scheduler, jobs_cli
 
 game_cli = AppGroup("game", help="Create and manage games.")
@@ -132,7 +132,7 @@ def serve(host: str, port: int) -> None:
 
 
 def serve_forever(app: Flask, host: str, port: int) -> None:
-    settle_heap()
+    start_worker(app)  # its web threads' pages built, then every game loaded and frozen
     init_scheduler(app)
     click.echo(f"Serving on http://{host}:{port}/ (scheduler running)")
     run_simple(host, port, app, threaded=True, use_reloader=False, request_handler=RedactingRequestHandler)

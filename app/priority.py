@@ -52,11 +52,11 @@ def background(config: Mapping[str, Any]) -> int:
 def settle_heap() -> None:
     """Load every game, then take what is loaded out of the garbage collector's full passes.
 
-    A long-running process (the scheduler, a delivery worker, the embedded server)
-    holds hundreds of thousands of long-lived objects: the games, their data and the
-    templates.  Each full collection would scan them all, and one landing while a
-    step holds the write lock keeps players' orders waiting behind it.  (The web
-    workers do the same in ``gunicorn.conf.py``.)
+    A long-running process (the scheduler, a delivery worker, the embedded server, a web
+    worker) holds hundreds of thousands of long-lived objects: the games, their data and the
+    templates.  Each full collection would scan them all, and one landing while a step holds
+    the write lock keeps players' orders waiting behind it.  (A web worker first builds what
+    its requests use: ``app.web.worker``.)
     """
     from app.games import all_games  # deferred: this module is imported by the database layer
 
