@@ -52,3 +52,16 @@ def test_a_players_first_page_leaves_little_for_the_collector_to_scan(app, runne
     settled = scanned_after_a_page(database_url, path, "hook")
     assert settled * 3 < frozen_only, (settled, frozen_only)
     assert settled < 5000, "a full collection scans a few thousand objects, not the app"
+
+
+def test_a_worker_starts_even_when_the_database_does_not_answer():
+    """Warming is best effort: a database down while a worker starts is reported when a request needs it."""
+    env = {**os.environ, "FLASK_DATABASE_URL": "postgresql+psycopg://nobody:none@127.0.0.1:9/none",
+           "FLASK_SECRET_KEY": "test-secret-key-0123456789", "FLASK_SCHEDULER_ENABLED": "false"}
+    script = ("import runpy, types; from app import create_app; app = create_app(); "
+              "runpy.run_path('gunicorn.conf.py')['post_worker_init'](types.SimpleNamespace(wsgi=app)); "
+              "print('started')")
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.split()[-1] == "started", out.stderr[-2000:]
+    assert "could not warm the web worker" in out.stderr
