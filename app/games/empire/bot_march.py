@@ -12,6 +12,9 @@ Rules of thumb, one function each:
   players' administrative centre with the fewest defenders, for O8 to provinces 6 and 7;
 - *take what it stands on*: a troop on a province not held stays to take it (on the way to an
   objective's goal, one troop a province: the others march on);
+- *one conqueror a province*: conquest is one roll a province, so on an empty province not
+  held one troop (a heavy one first) stays to take it and the others walk on to free
+  neighbours, one each;
 - *storm a held province*: where enemies stand on a province it does not control, all troops
   attack but one (a heavy one first) that waits in Conquest to take the province once they
   are gone, in the same combat turn.
@@ -150,6 +153,16 @@ def take_on_the_way(state: State, seat: str, here: int, goals: set[int], taken: 
     return owner(state, here) != seat and not (goals and here in taken)
 
 
+def one_conqueror(state: State, seat: str, here: int, taken: set[int], rng: random.Random) -> int | None:
+    """Conquest is one roll a province, whatever the number of troops: where one of our troops
+    already stays to take an empty province, another walks on to a neighbour not held that no
+    troop of ours is taking (None: there is none, it stays)."""
+    if here not in taken or enemies_in(state, seat, here) or owner(state, here) == seat:
+        return None
+    free = [p for p in data.PROVINCES[here]["adj"] if owner(state, p) != seat and p not in taken]
+    return max(free, key=lambda p: (worth_taking(state, seat, p), rng.random())) if free else None
+
+
 def storm(state: State, seat: str, moves: dict[str, int]) -> dict[str, str]:
     """Modes where our troops end on a province we do not control: attack any enemies there with
     all but one troop (heavy first), which waits in Conquest; with no enemies, all conquer."""
@@ -175,8 +188,13 @@ def march_on(state: State, seat: str, rng: random.Random) -> list[Line]:
     goals = objective_goals(state, seat)
     moves: dict[str, int] = {}
     taken: set[int] = set()
-    for tid in troops_of(state, seat):
+    conquerors = sorted(troops_of(state, seat), key=lambda t: state["troops"][t]["kind"] != "H")
+    for tid in conquerors:
         here = state["troops"][tid]["province"]
+        if not goals and tid not in guards and (on := one_conqueror(state, seat, here, taken, rng)) is not None:
+            moves[tid] = on
+            taken.add(on)
+            continue
         if tid in guards or here in goals or take_on_the_way(state, seat, here, goals, taken):
             taken.add(here)
             continue

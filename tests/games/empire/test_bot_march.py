@@ -75,12 +75,30 @@ def test_a_held_centre_is_stormed_with_one_heavy_troop_waiting_to_conquer():
     assert modes(order) == {"B-S2": "ATTACK", "B-S3": "ATTACK"}, "B-H1 keeps its Conquest mode"
 
 
-def test_an_empty_province_not_held_is_taken_by_every_troop_on_it():
+def test_an_empty_province_not_held_is_taken_by_one_troop_and_the_others_walk_on():
+    """Conquest is one roll a province whatever the number of troops: the heavy troop stays to
+    take Westmarch (5), the simple ones go on to its free neighbours, one each."""
     st = t4()
     put(st, "B-S1", 1)
     put(st, "B-S2", 5, mode="ATTACK")
     put(st, "B-S3", 5, mode="DEFENCE")
-    assert modes(blue_order(st)) == {"B-S2": "CONQUEST", "B-S3": "CONQUEST"}
+    put(st, "B-H1", 5, mode="DEFENCE")
+    order = blue_order(st)
+    assert sorted(moves(order).values()) == [6, 9] and "B-H1" not in moves(order)
+    assert modes(order) == {"B-S2": "CONQUEST", "B-S3": "CONQUEST", "B-H1": "CONQUEST"}
+
+
+def test_with_no_free_neighbour_every_troop_stays_on_the_province_it_takes():
+    st = t4()
+    blue = seat(st, "BLUE")
+    for p in (1, 6, 9):
+        st["provinces"][str(p)]["owner"] = blue
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 5, mode="ATTACK")
+    put(st, "B-S3", 5, mode="DEFENCE")
+    order = blue_order(st)
+    assert not moves(order)
+    assert modes(order) == {"B-S2": "CONQUEST", "B-S3": "CONQUEST"}
 
 
 def test_on_the_way_to_a_centre_one_troop_stays_to_take_the_province_and_the_other_marches_on():
