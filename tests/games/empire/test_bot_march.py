@@ -101,15 +101,38 @@ def test_with_no_free_neighbour_every_troop_stays_on_the_province_it_takes():
     assert modes(order) == {"B-S2": "CONQUEST", "B-S3": "CONQUEST"}
 
 
-def test_on_the_way_to_a_centre_one_troop_stays_to_take_the_province_and_the_other_marches_on():
-    st = t4(objective="O4")
+def test_a_usurper_leaves_a_troop_on_the_way_only_when_the_rest_outnumber_the_guards():
+    """Every troop left behind to take a province on the way is one fewer at the centre: with
+    two marching on an unguarded Greenhold (4), none stays on Eastwood (3); with four, one does
+    and three go on (more than the guards by two).  At 4 players, where the homes lie closer,
+    one stays whatever the number."""
+    st = t4(players=4, objective="O4")
     put(st, "B-S1", 1)
     put(st, "B-S2", 3)
     put(st, "B-S3", 3)
+    assert list(moves(blue_order(st)).values()) == [4], "at 4 players, one of them takes Eastwood"
+    st = t4(players=3, objective="O4")
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 3)
+    put(st, "B-S3", 3)
+    assert moves(blue_order(st)) == {"B-S2": 4, "B-S3": 4}, "both go on to Greenhold"
+    put(st, "B-S4", 3)
+    put(st, "B-S5", 3)
     order = blue_order(st)
-    assert list(moves(order).values()) == [4], "one of them goes on to Greenhold"
+    assert sorted(moves(order).values()) == [4, 4, 4]
+    stays = ({"B-S2", "B-S3", "B-S4", "B-S5"} - set(moves(order))).pop()
+    assert modes(order)[stays] == "CONQUEST", "the fourth takes Eastwood"
+
+
+def test_on_the_way_to_the_heartland_one_troop_stays_to_take_the_province_and_the_other_marches_on():
+    st = t4(objective="O8")
+    put(st, "B-S1", 1)
+    put(st, "B-S2", 2)
+    put(st, "B-S3", 2)
+    order = blue_order(st)
+    assert list(moves(order).values()) == [6], "one of them goes on to Westgold"
     stays = ({"B-S2", "B-S3"} - set(moves(order))).pop()
-    assert modes(order)[stays] == "CONQUEST", "the other takes Eastwood"
+    assert modes(order)[stays] == "CONQUEST", "the other takes Westwood"
 
 
 def test_the_home_guard_is_a_simple_troop_and_the_heavy_one_goes_out_to_conquer():
