@@ -42,6 +42,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib  # noqa: E402
+from cpu_group import IdleGroup  # noqa: E402
 from disk_wait import DiskProbe, disk_wait  # noqa: E402
 
 benchlib.ensure_env()
@@ -262,8 +263,10 @@ def measure(args, db: str, hello_req_of) -> tuple[dict[str, dict], dict, float, 
     try:
         warm(web.port, order_req, args)
         results["order idle"] = phase(web.port, order_req, args)
+        group = IdleGroup("pbem-storm")  # as the scheduler's unit runs it (CPUWeight=idle)
         proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
-                                 "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True)
+                                 "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True,
+                                preexec_fn=group.preexec)
         for line in proc.stdout:  # type: ignore[union-attr]
             if line.startswith("STORM START"):
                 break
@@ -275,11 +278,13 @@ def measure(args, db: str, hello_req_of) -> tuple[dict[str, dict], dict, float, 
         during_load = time.perf_counter() - t_storm
         out = proc.stdout.read()  # type: ignore[union-attr]
         proc.wait()
+        storm_res["group"] = group.describe()
+        group.close()
         import json
 
         for line in out.splitlines():
             if line.startswith("STORM DONE "):
-                storm_res = json.loads(line[len("STORM DONE "):])
+                storm_res.update(json.loads(line[len("STORM DONE "):]))
     finally:
         web.stop()
     return results, storm_res, during_load, web_workers
@@ -300,7 +305,8 @@ def report(title: str, results: dict[str, dict], base: dict, storm_res: dict, du
     storm_total = storm_res.get("total", float("nan"))
     print(f"storm beside it: {args.storm_games} games, {storm_res.get('steps', '?')} steps, "
           f"{storm_res.get('mails_received', '?')} mails in {storm_total:.1f} s "
-          f"(load phase lasted {during_load:.1f} s{'' if storm_total >= during_load else ': the storm ended first'})")
+          f"(load phase lasted {during_load:.1f} s{'' if storm_total >= during_load else ': the storm ended first'}), "
+          f"{storm_res.get('group', '')}")
     bad = [n for n, r in results.items() if any(str(k).lstrip("c") not in ("303", "200") for k in r["codes"])]
     if bad:
         print(f"unexpected status codes in: {', '.join(bad)}")

@@ -24,6 +24,7 @@ from app.games.base import Order as OrderData
 from app.i18n.terms import N_
 from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
 from app.models import Game, Order, Seat, Step, utcnow
+from app.turns import pg_write
 from app.turns.resolve import close_step, process_game
 from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
 
@@ -178,23 +179,29 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     values: dict[str, Any] = {"game_id": id_of(game), "step_no": game.step_no, "seat": seat.seat, "text": text,
                               "source": source, "submitted_at": utcnow(),
                               "order": Encoded(order) if isinstance(order, dict) else order}
-    with write_session(engine) as session:
-        conn = session.connection()
-        added = conn.execute(_ADD_ORDER, values).scalar()
+    # the player is here: the ladder starts again (the seat's count changes only when a step
+    # resolves, so the copy read at this step tells whether there is anything to reset)
+    reset_ladder = source in PLAYER_SOURCES and bool(seat.missed or seat.civil_disorder)
+    if pg_write.pipelined(engine):
+        added, have = pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
+                                           reset_ladder=reset_ladder)
         if added is None:  # the step closed meanwhile
             return None
-        row = Order(id=added, **values)
-        # the player is here: the ladder starts again (the seat's count changes only when a step
-        # resolves, so the copy read at this step tells whether there is anything to reset)
-        if source in PLAYER_SOURCES and (seat.missed or seat.civil_disorder):
-            conn.execute(_RESET_LADDER, {"seat_pk": seat.id})
-        have = set(conn.execute(_SEATS_IN, {"game_id": game.id, "step_no": game.step_no}).scalars())
-        # ``game``: the copy read at this step, whose owed seats are this step's; an order never takes a
-        # seat out, so the flag only ever needs setting
-        now_all_in = bool(game.owed) and all(s in have for s in game.owed)
-        if now_all_in:
-            conn.execute(_SET_ALL_IN, {"game_id": game.id})
-    return row, now_all_in and (game.resolve_early or len(game.owed) == 1)
+    else:
+        with write_session(engine) as session:
+            conn = session.connection()
+            added = conn.execute(_ADD_ORDER, values).scalar()
+            if added is None:
+                return None
+            if reset_ladder:
+                conn.execute(_RESET_LADDER, {"seat_pk": seat.id})
+            have = set(conn.execute(_SEATS_IN, {"game_id": game.id, "step_no": game.step_no}).scalars())
+            if game.owed and all(s in have for s in game.owed):
+                conn.execute(_SET_ALL_IN, {"game_id": game.id})
+    # ``game``: the copy read at this step, whose owed seats are this step's; an order never takes a
+    # seat out, so the flag only ever needs setting
+    now_all_in = bool(game.owed) and all(s in have for s in game.owed)
+    return Order(id=added, **values), now_all_in and (game.resolve_early or len(game.owed) == 1)
 
 
 def decision_unchanged(session: Session, game: Game, seat_id: str, step_no: int) -> bool:
