@@ -25,10 +25,10 @@ ROOT = Path("/sys/fs/cgroup")
 class IdleGroup:
     """A control group with ``cpu.idle`` set, removed by ``close`` (``path`` None: none could be made)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, enabled: bool = True) -> None:
         self.path: Path | None = None
-        self.why = ""
-        base = self._hierarchy()
+        self.why = "not asked for"
+        base = self._hierarchy() if enabled else None
         if base is None:
             return
         path = base / f"{name}-{os.getpid()}"
@@ -42,6 +42,7 @@ class IdleGroup:
         self.path = path
 
     def _hierarchy(self) -> Path | None:
+        self.why = ""
         if (ROOT / "cgroup.controllers").exists():  # cgroup v2
             try:
                 enabled = (ROOT / "cgroup.subtree_control").read_text().split()

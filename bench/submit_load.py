@@ -263,7 +263,7 @@ def measure(args, db: str, hello_req_of) -> tuple[dict[str, dict], dict, float, 
     try:
         warm(web.port, order_req, args)
         results["order idle"] = phase(web.port, order_req, args)
-        group = IdleGroup("pbem-storm")  # as the scheduler's unit runs it (CPUWeight=idle)
+        group = IdleGroup("pbem-storm", enabled=not args.no_idle_group)  # as the scheduler's unit runs it
         proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
                                  "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True,
                                 preexec_fn=group.preexec)
@@ -338,6 +338,8 @@ def run(argv: list[str] | None, tmp: str) -> int:
     parser.add_argument("--database-url",
                         help="also run on PostgreSQL: a server URL (bin/start-postgres prints one); "
                              "the bench creates a database of its own there and drops it after")
+    parser.add_argument("--no-idle-group", action="store_true",
+                        help="run the storm in no idle CPU group (as a scheduler started from a shell)")
     parser.add_argument("--smoke", action="store_true", help="one-second phases, a tiny storm (tests)")
     args = parser.parse_args(argv)
     if args.quick:
