@@ -4,9 +4,9 @@
 ``CPUWeight=idle``: the kernel's ``cpu.idle`` for the service's control group, so that the
 scheduler, the delivery workers and their render processes take a core only when no other
 group wants it.  Linux shares the CPU between groups (a service, a login session) before it
-shares it between a group's tasks: a render process in the idle scheduling class still keeps
-the core for milliseconds from a process of another group that wakes (the database server's
-process answering a web worker), unless its whole group is idle.
+shares it between a group's tasks: a render process in the idle scheduling class can still keep
+the core for a millisecond or more (at p99) from a process of another group that wakes (the
+database server's process answering a web worker), unless its whole group is idle.
 
 ``IdleGroup`` makes such a group for a bench's child process (cgroup v2 with the ``cpu``
 controller, or cgroup v1's ``cpu`` hierarchy) when this machine lets it, and says why not
