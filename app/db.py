@@ -92,7 +92,11 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql(f"BEGIN {mode}")
 
     else:
-        engine = create_engine(url, json_serializer=json_text)
+        # last in, first out: a request's read and write, and the next request, take the connection given
+        # back last, whose server process is awake and whose pings are not due; a first-in-first-out pool
+        # hands out the one idle longest (measured in-process, orders 100 ms apart: median 5.4-5.6 ms
+        # against 6.2-6.7, p99 8.3-9.0 against 11.2-11.3)
+        engine = create_engine(url, json_serializer=json_text, pool_use_lifo=True)
         _ping_when_idle(engine)
     _engines[url] = engine
     return engine
