@@ -264,9 +264,13 @@ def measure(args, db: str, hello_req_of) -> tuple[dict[str, dict], dict, float, 
         warm(web.port, order_req, args)
         results["order idle"] = phase(web.port, order_req, args)
         group = IdleGroup("pbem-storm", enabled=not args.no_idle_group)  # as the scheduler's unit runs it
-        proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
-                                 "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True,
-                                preexec_fn=group.preexec)
+        try:
+            proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
+                                     "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True,
+                                    preexec_fn=group.preexec)
+        except BaseException:
+            group.close()
+            raise
         for line in proc.stdout:  # type: ignore[union-attr]
             if line.startswith("STORM START"):
                 break

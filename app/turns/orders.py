@@ -196,12 +196,15 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
             if reset_ladder:
                 conn.execute(_RESET_LADDER, {"seat_pk": seat.id})
             have = set(conn.execute(_SEATS_IN, {"game_id": game.id, "step_no": game.step_no}).scalars())
-            if game.owed and all(s in have for s in game.owed):
+            if _all_in(game, have):
                 conn.execute(_SET_ALL_IN, {"game_id": game.id})
-    # ``game``: the copy read at this step, whose owed seats are this step's; an order never takes a
-    # seat out, so the flag only ever needs setting
-    now_all_in = bool(game.owed) and all(s in have for s in game.owed)
-    return Order(id=added, **values), now_all_in and (game.resolve_early or len(game.owed) == 1)
+    return Order(id=added, **values), _all_in(game, have) and (game.resolve_early or len(game.owed) == 1)
+
+
+def _all_in(game: Game, have: set[str]) -> bool:
+    """Whether every seat ``game`` owes has an order in ``have``.  ``game``: the copy read at this step,
+    whose owed seats are this step's; an order never takes a seat out, so the flag only ever needs setting."""
+    return bool(game.owed) and all(s in have for s in game.owed)
 
 
 def decision_unchanged(session: Session, game: Game, seat_id: str, step_no: int) -> bool:

@@ -14,6 +14,7 @@ waits its turn for a core, so a web worker's order pays for every round trip it 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -42,13 +43,18 @@ AND NOT EXISTS (SELECT 1 FROM unnest(%(owed)s::varchar[]) AS owed(seat)
                                         WHERE o.game_id = %(game_id)s AND o.step_no = %(step_no)s))"""
 
 
-def pipelined(engine: Engine) -> bool:
-    """Whether orders on ``engine`` are written in one round trip."""
-    if engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg":
+@functools.cache
+def _driver_pipelines(dialect: str, driver: str) -> bool:
+    if dialect != "postgresql" or driver != "psycopg":
         return False
     import psycopg  # deferred: the driver is an optional dependency (the [pg] extra)
 
     return psycopg.Pipeline.is_supported()
+
+
+def pipelined(engine: Engine) -> bool:
+    """Whether orders on ``engine`` are written in one round trip (asked once per driver)."""
+    return _driver_pipelines(engine.dialect.name, engine.dialect.driver)
 
 
 def store_order(engine: Engine, values: dict[str, Any], owed: list[str], *, seat_pk: int,
