@@ -201,6 +201,27 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     return Order(id=added, **values), _all_in(game, have) and (game.resolve_early or len(game.owed) == 1)
 
 
+def build_statements(engine: Engine) -> None:
+    """Compile the statements of an order's write before the first order needs them (a web worker's
+    start, ``app.web.worker``): SQLAlchemy compiles a statement on its first use in a process, several
+    milliseconds of a first order's time.  They run once with a game that does not exist, in a
+    transaction rolled back, with the same parameters as an order's (the compiled form depends on
+    their names).  With psycopg an order is written in plain SQL (``pg_write``), whose first use
+    (the driver's pipeline, the statements' conversion) is made the same way: nothing is written."""
+    values = {"game_id": -1, "step_no": 0, "seat": "", "text": "", "source": OrderSource.WEB,
+              "submitted_at": utcnow(), "order": Encoded({})}
+    if pg_write.pipelined(engine):
+        pg_write.store_order(engine, values, [], seat_pk=-1, reset_ladder=True)
+        return
+    with write_session(engine) as session:
+        conn = session.connection()
+        conn.execute(_ADD_ORDER, values)
+        conn.execute(_RESET_LADDER, {"seat_pk": -1})
+        conn.execute(_SEATS_IN, {"game_id": -1, "step_no": 0})
+        conn.execute(_SET_ALL_IN, {"game_id": -1})
+        session.rollback()
+
+
 def _all_in(game: Game, have: set[str]) -> bool:
     """Whether every seat ``game`` owes has an order in ``have``.  ``game``: the copy read at this step,
     whose owed seats are this step's; an order never takes a seat out, so the flag only ever needs setting."""

@@ -1,7 +1,7 @@
 """An order's write on PostgreSQL in one round trip (psycopg's pipeline mode).
 
 The same statements as the write on any database (``orders._store_checked``), sent to the
-server together with ``BEGIN`` and ``COMMIT`` and answered together: the order, inserted only
+server together between ``BEGIN`` and ``COMMIT`` and answered together: the order, inserted only
 while its step is the game's open step, in a statement that locks the game's row; the seat's
 ladder when it has anything to reset; the all-in flag; then the seats with an order on file for
 the step.  Under READ COMMITTED each statement sees what was committed when it started, so the
@@ -62,26 +62,44 @@ def store_order(engine: Engine, values: dict[str, Any], owed: list[str], *, seat
     """Write an order (``values``: the order row's columns) in one transaction and one round trip.
 
     (the new order's id, or None when its step is no longer the open one; the seats with an order
-    on file for the step, this one included)."""
+    on file for the step, this one included).
+
+    ``BEGIN`` and ``COMMIT`` are statements of the pipeline, sent in autocommit mode: psycopg's own
+    transaction handling would wait for the answer to its ``BEGIN`` before sending the rest, and
+    ``commit()`` and the pipeline's end would each wait for a sync of their own (three round trips)."""
     params = {**values, "order": json_text(values["order"]), "running": GameStatus.RUNNING.value,
               "source": str(getattr(values["source"], "value", values["source"])),
               "seat_pk": seat_pk, "owed": owed}
     proxied = engine.raw_connection()  # from the pool (pinged when idle), given back on close
     try:
         conn: Any = proxied.driver_connection  # a psycopg connection (``pipelined``)
+        conn.autocommit = True
         try:
             with conn.pipeline():
+                conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
                 added = conn.execute(_ADD_ORDER, params)
                 if reset_ladder:
                     conn.execute(_RESET_LADDER, params)
                 conn.execute(_SET_ALL_IN, params)
                 seats = conn.execute(_SEATS_IN, params)
-                conn.commit()
+                conn.execute("COMMIT")
             row = added.fetchone()
             have = {s for (s,) in seats.fetchall()}
-        except BaseException:
-            conn.rollback()
-            raise
+        finally:
+            _back_to_idle(conn, proxied)
     finally:
         proxied.close()
     return (row[0] if row is not None else None), have
+
+
+def _back_to_idle(conn: Any, proxied: Any) -> None:
+    """Leave the connection as the pool lends it (no transaction open, not in autocommit), or, when it
+    cannot be (the server went away), out of the pool."""
+    from psycopg.pq import TransactionStatus  # deferred: the driver is an optional dependency (the [pg] extra)
+
+    try:
+        if conn.info.transaction_status != TransactionStatus.IDLE:  # a statement failed: the rest was skipped
+            conn.execute("ROLLBACK")
+        conn.autocommit = False
+    except Exception:  # noqa: BLE001 (whatever the driver raises: the connection is not lent again)
+        proxied.invalidate()

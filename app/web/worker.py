@@ -15,21 +15,27 @@ from sqlalchemy.orm import configure_mappers
 
 from app.db import get_engine
 from app.priority import settle_heap
+from app.turns.orders import build_statements
+from app.web.language import link_seat
 
 log = logging.getLogger(__name__)
 
 
 def warm(web: Flask) -> None:
     """What the first requests would build, built now: every template compiled, the ORM's mappers
-    configured, the database's engine and driver loaded with a first pooled connection, and the
-    home page served once (the request machinery's first use).  Nothing here may keep a worker
+    configured, the database's engine and driver loaded with a first pooled connection, the SQL of a
+    link's read and of an order's write compiled (SQLAlchemy compiles a statement on its first use:
+    several milliseconds of a worker's first order), and the home page served once (the request
+    machinery's first use).  Nothing here may keep a worker
     from starting: what fails now fails again, and is reported, when a request asks for it."""
     try:
         for template in web.jinja_env.list_templates():
             web.jinja_env.get_template(template)
         configure_mappers()
-        with web.app_context(), get_engine().connect():
-            pass
+        with web.app_context():
+            build_statements(get_engine())  # an order's write
+        with web.test_request_context("/p/" + "x" * 22):
+            link_seat("x" * 22)  # the read behind every link: a token that finds nothing
         web.test_client().get("/")
     except Exception as exc:  # noqa: BLE001 (whatever it is, the worker still starts)
         log.warning("could not warm the web worker: %s", exc)

@@ -1,0 +1,80 @@
+"""An order's write: built before a worker's first order, and on PostgreSQL sent in one round trip that
+leaves its pooled connection as the pool lends it, even when a statement fails."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import Session, select
+
+from app.db import get_engine, is_sqlite, write_session
+from app.models import Meta, Order, utcnow
+from app.turns import pg_write
+from app.web.worker import warm
+from tests.platform.helpers import create_game, csrf_of, path_of, step_of
+
+
+def test_a_workers_first_order_compiles_no_sql(app, runner):
+    """SQLAlchemy compiles a statement on its first use in a process: a worker that has just started
+    builds its link read and its order write, so its first order waits for no compiler."""
+    made = create_game(runner, "toy")
+    engine = get_engine(app)
+    engine._compiled_cache.clear()  # as in a worker process that has served nothing yet
+    warm(app)
+    built = len(engine._compiled_cache)
+    client = app.test_client()
+    me = made["seats"][0]
+    page = client.get(path_of(me["link"])).get_data(as_text=True)
+    before = len(engine._compiled_cache)  # the page's own reads are not an order's
+    resp = client.post(path_of(me["link"]), data={"csrf_token": csrf_of(page), "step_no": step_of(page),
+                                                  "notation": "PICK 2"})
+    assert resp.status_code == 303
+    assert built >= 1 and len(engine._compiled_cache) == before, "the order compiled SQL of its own"
+
+
+def _pg_only(app):
+    engine = get_engine(app)
+    if is_sqlite(engine) or not pg_write.pipelined(engine):
+        pytest.skip("the pipelined write is PostgreSQL's (TEST_DATABASE_URL)")
+    return engine
+
+
+def _values(game_id: int, **extra):
+    return {"game_id": game_id, "step_no": 1, "seat": "a", "text": "PICK 1", "source": "web",
+            "submitted_at": utcnow(), "order": {"type": "PICK", "n": 1}, **extra}
+
+
+def _lent(engine):
+    proxied = engine.raw_connection()
+    try:
+        conn = proxied.driver_connection
+        return conn.autocommit, conn.info.transaction_status.name
+    finally:
+        proxied.close()
+
+
+def test_an_order_written_in_one_round_trip_leaves_its_connection_as_lent(app, runner):
+    engine = _pg_only(app)
+    made = create_game(runner, "toy")
+    added, have = pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0, reset_ladder=True)
+    assert added is not None and have == {"a"}
+    assert _lent(engine) == (False, "IDLE")
+    with write_session(engine) as session:  # the next transaction on it is one: a rollback undoes it
+        session.add(Meta(key="probe", value="x"))
+        session.flush()
+        session.rollback()
+    with Session(engine) as s:
+        assert s.get(Meta, "probe") is None
+        assert [o.seat for o in s.exec(select(Order).where(Order.game_id == made["game"])).all()] == ["a"]
+
+
+def test_a_failed_write_stores_nothing_and_leaves_its_connection_usable(app, runner):
+    engine = _pg_only(app)
+    made = create_game(runner, "toy")
+    with pytest.raises(Exception, match="(?i)timestamp|datetime|invalid"):
+        pg_write.store_order(engine, _values(made["game"], submitted_at="not a time"), ["a", "b"], seat_pk=0,
+                             reset_ladder=False)
+    assert _lent(engine) == (False, "IDLE")
+    with Session(engine) as s:
+        assert s.exec(select(Order).where(Order.game_id == made["game"])).all() == []
+    added, _have = pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0, reset_ladder=False)
+    assert added is not None
