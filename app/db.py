@@ -10,9 +10,10 @@ waits for the disk twice).  SQLite's automatic checkpoint runs inside whichever
 commit crosses its threshold, so a player's order could pay for it, and the
 writers queued behind that order with it.  Here background work (the
 scheduler's jobs, the delivery workers) runs the checkpoint after it has left
-the writers' queue, at most once every ``CHECKPOINT_SECONDS``; SQLite's own
-stays as a safety net for a log grown past ``WAL_SAFETY_PAGES`` (no background
-work running).
+the writers' queue, and a process serving pages (a web worker) hands it to a
+thread of its own, so the request that wrote returns at once; each at most once
+every ``CHECKPOINT_SECONDS``.  SQLite's own stays as a safety net for a log
+grown past ``WAL_SAFETY_PAGES``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import contextlib
 import fcntl
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -206,8 +208,11 @@ def write_session(engine: Engine | None = None) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
-    if is_sqlite(engine) and is_background() and not getattr(_held, "depth", 0):
-        checkpoint(engine)
+    if is_sqlite(engine) and not getattr(_held, "depth", 0):
+        if is_background():
+            checkpoint(engine)
+        else:
+            checkpoint_soon(engine)
 
 
 def checkpoint(engine: Engine) -> None:
@@ -228,6 +233,44 @@ def checkpoint(engine: Engine) -> None:
         log.warning("checkpoint of %s failed: %s", path, exc)
     finally:
         raw.close()
+
+
+#: databases whose log a web request's write asked to checkpoint, and the event that wakes the thread doing it
+_due: dict[str, Engine] = {}
+_wake = threading.Event()
+_checkpointer_pid = 0
+
+
+def checkpoint_soon(engine: Engine) -> None:
+    """Checkpoint SQLite's log in a thread of this process (one, started on first use), off the request
+    whose write this follows: copying the log and waiting for the disk take a few milliseconds when it is
+    small, tens of milliseconds when SQLite's own threshold is reached."""
+    global _checkpointer_pid
+    path = engine.url.database or ""
+    if not path or path == ":memory:":
+        return
+    with _checkpoint_lock:
+        if time.monotonic() - _last_checkpoint.get(path, -CHECKPOINT_SECONDS) < CHECKPOINT_SECONDS:
+            return
+        _due[path] = engine
+        if _checkpointer_pid != os.getpid():  # none yet, or a forked child's copy of its parent's
+            _checkpointer_pid = os.getpid()
+            threading.Thread(target=_checkpoint_due, name="sqlite-checkpoint", daemon=True).start()
+    _wake.set()
+
+
+def _checkpoint_due() -> None:
+    while True:
+        _wake.wait()
+        _wake.clear()
+        with _checkpoint_lock:
+            due = list(_due.values())
+            _due.clear()
+        for engine in due:
+            try:
+                checkpoint(engine)
+            except Exception as exc:  # noqa: BLE001 (the thread goes on: the next write asks again)
+                log.warning("checkpoint of %s failed: %s", engine.url.database, exc)
 
 
 def detached(model: type[M], values: dict[str, Any]) -> M:

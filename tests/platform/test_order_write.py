@@ -1,5 +1,6 @@
 """An order's write: built before a worker's first order, and on PostgreSQL sent in one round trip that
-leaves its pooled connection as the pool lends it, even when a statement fails."""
+leaves its pooled connection as the pool lends it, even when a statement fails.  (On SQLite the log's
+checkpoint is left to another thread: ``test_checkpoint``.)"""
 
 from __future__ import annotations
 
@@ -78,3 +79,4 @@ def test_a_failed_write_stores_nothing_and_leaves_its_connection_usable(app, run
         assert s.exec(select(Order).where(Order.game_id == made["game"])).all() == []
     added, _have = pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0, reset_ladder=False)
     assert added is not None
+
