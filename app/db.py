@@ -10,10 +10,10 @@ waits for the disk twice).  SQLite's automatic checkpoint runs inside whichever
 commit crosses its threshold, so a player's order could pay for it, and the
 writers queued behind that order with it.  Here background work (the
 scheduler's jobs, the delivery workers) runs the checkpoint after it has left
-the writers' queue, and a process serving pages (a web worker) hands it to a
-thread of its own, so the request that wrote returns at once; each at most once
-every ``CHECKPOINT_SECONDS``.  SQLite's own stays as a safety net for a log
-grown past ``WAL_SAFETY_PAGES``.
+the writers' queue, at most once every ``CHECKPOINT_SECONDS``, and a process
+serving pages (a web worker) hands it to a thread of its own every
+``CHECKPOINT_WRITES`` writes, so the request that wrote returns at once.
+SQLite's own stays as a safety net for a log grown past ``WAL_SAFETY_PAGES``.
 """
 
 from __future__ import annotations
@@ -215,13 +215,13 @@ def write_session(engine: Engine | None = None) -> Iterator[Session]:
             checkpoint_soon(engine)
 
 
-def checkpoint(engine: Engine) -> None:
+def checkpoint(engine: Engine, every: float = CHECKPOINT_SECONDS) -> None:
     """Copy SQLite's write-ahead log into the database file (a passive checkpoint: it waits for
-    no reader or writer), unless this process did so less than ``CHECKPOINT_SECONDS`` ago."""
+    no reader or writer), unless this process did so less than ``every`` seconds ago."""
     path = engine.url.database or ""
     now = time.monotonic()
     with _checkpoint_lock:
-        if now - _last_checkpoint.get(path, -CHECKPOINT_SECONDS) < CHECKPOINT_SECONDS:
+        if now - _last_checkpoint.get(path, -every) < every:
             return
         _last_checkpoint[path] = now
     raw = engine.raw_connection()
@@ -235,23 +235,31 @@ def checkpoint(engine: Engine) -> None:
         raw.close()
 
 
-#: databases whose log a web request's write asked to checkpoint, and the event that wakes the thread doing it
+#: a web worker's writes to one database between two checkpoints it asks of its thread (about 2,000 pages
+#: of log: background work, when it runs, checkpoints far more often)
+CHECKPOINT_WRITES = 500
+#: writes since this process last asked; databases whose log is to be checkpointed; the thread's wake-up
+_writes: dict[str, int] = {}
 _due: dict[str, Engine] = {}
 _wake = threading.Event()
 _checkpointer_pid = 0
 
 
 def checkpoint_soon(engine: Engine) -> None:
-    """Checkpoint SQLite's log in a thread of this process (one, started on first use), off the request
-    whose write this follows: copying the log and waiting for the disk take a few milliseconds when it is
-    small, tens of milliseconds when SQLite's own threshold is reached."""
+    """Count a web request's write; every ``CHECKPOINT_WRITES`` writes, checkpoint SQLite's log in a
+    thread of this process (one, started on first use), off the request: copying 40 MB of log and
+    waiting for the disk, as SQLite's own threshold would make a player's commit do, take tens of
+    milliseconds.  Rarely: a checkpoint each second would wake that thread, and take the interpreter's
+    lock from the requests, all the time."""
     global _checkpointer_pid
     path = engine.url.database or ""
     if not path or path == ":memory:":
         return
     with _checkpoint_lock:
-        if time.monotonic() - _last_checkpoint.get(path, -CHECKPOINT_SECONDS) < CHECKPOINT_SECONDS:
+        _writes[path] = _writes.get(path, 0) + 1
+        if _writes[path] < CHECKPOINT_WRITES:
             return
+        _writes[path] = 0
         _due[path] = engine
         if _checkpointer_pid != os.getpid():  # none yet, or a forked child's copy of its parent's
             _checkpointer_pid = os.getpid()
@@ -268,7 +276,7 @@ def _checkpoint_due() -> None:
             _due.clear()
         for engine in due:
             try:
-                checkpoint(engine)
+                checkpoint(engine, every=0)  # (asked once per ``CHECKPOINT_WRITES`` writes)
             except Exception as exc:  # noqa: BLE001 (the thread goes on: the next write asks again)
                 log.warning("checkpoint of %s failed: %s", engine.url.database, exc)
 
