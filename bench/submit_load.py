@@ -21,7 +21,8 @@ also during the storm.  With ``--database-url`` the same is measured again on
 PostgreSQL (a database of its own, created and dropped), and both tables are
 printed.  The disk's own wait (``fdatasync``, which a PostgreSQL commit waits
 for and bare Flask never does) is measured in the same run, idle and sampled
-during the storm (whose own writes share the disk), and printed beside
+during the storm (whose own writes share the disk) while the closed loop runs
+(the probe's writes are not in the open loop's latencies), and printed beside
 PostgreSQL's figures.  The last line is the worst of the ratios; the exit
 status is 1 when the goal is missed.
 """
@@ -204,9 +205,15 @@ def warm(port: int, reqs: list[bytes], args) -> None:
     asyncio.run(closed_loop(port, reqs, args.concurrency, 0.5 if args.smoke else 1.5))
 
 
-def phase(port: int, reqs: list[bytes], args) -> dict:
+def phase(port: int, reqs: list[bytes], args, probe: DiskProbe | None = None) -> dict:
+    """The open loop (the goal's p99), then the closed loop (throughput); ``probe`` samples the disk during
+    the closed loop only, so that its writes and wakes are not in the open loop's latencies."""
     res = asyncio.run(open_loop(port, reqs, args.rate, args.seconds))
+    if probe is not None:
+        probe.start()
     closed = asyncio.run(closed_loop(port, reqs, args.concurrency, 1.0 if args.smoke else max(2.0, args.seconds / 2)))
+    if probe is not None:
+        res["disk"] = probe.stop()
     res["closed_rps"] = closed["rps"]
     res["closed_p99"] = closed["p99"]
     res["codes"] = {**res["codes"], **{f"c{k}": v for k, v in closed["codes"].items()}}
@@ -276,9 +283,7 @@ def measure(args, db: str, hello_req_of) -> tuple[dict[str, dict], dict, float, 
                 break
         t_storm = time.perf_counter()
         probe = DiskProbe(os.path.dirname(db) if "://" not in db else tempfile.gettempdir())
-        probe.start()
-        results["order storm"] = phase(web.port, order_req, args)
-        results["order storm"]["disk"] = probe.stop()
+        results["order storm"] = phase(web.port, order_req, args, probe)
         during_load = time.perf_counter() - t_storm
         out = proc.stdout.read()  # type: ignore[union-attr]
         proc.wait()
