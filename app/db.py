@@ -224,15 +224,16 @@ def checkpoint(engine: Engine, every: float = CHECKPOINT_SECONDS) -> None:
         if now - _last_checkpoint.get(path, -every) < every:
             return
         _last_checkpoint[path] = now
-    raw = engine.raw_connection()
     try:
-        cur = raw.cursor()
-        cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        cur.close()
+        raw = engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            cur.close()
+        finally:
+            raw.close()
     except Exception as exc:  # the write it follows is committed: a checkpoint not made now is made later
         log.warning("checkpoint of %s failed: %s", path, exc)
-    finally:
-        raw.close()
 
 
 #: a web worker's writes to one database between two checkpoints it asks of its thread (about 2,000 pages
@@ -275,10 +276,7 @@ def _checkpoint_due() -> None:
             due = list(_due.values())
             _due.clear()
         for engine in due:
-            try:
-                checkpoint(engine, every=0)  # (asked once per ``CHECKPOINT_WRITES`` writes)
-            except Exception as exc:  # noqa: BLE001 (the thread goes on: the next write asks again)
-                log.warning("checkpoint of %s failed: %s", engine.url.database, exc)
+            checkpoint(engine, every=0)  # (asked once per ``CHECKPOINT_WRITES`` writes; it never raises)
 
 
 def detached(model: type[M], values: dict[str, Any]) -> M:

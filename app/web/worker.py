@@ -34,8 +34,9 @@ def warm(web: Flask) -> None:
         configure_mappers()
         with web.app_context():
             build_statements(get_engine())  # an order's write
-        with web.test_request_context("/p/" + "x" * 22):
-            link_seat("x" * 22)  # the read behind every link: a token that finds nothing
+        nobody = "x" * 22  # a token that finds nothing
+        with web.test_request_context(f"/p/{nobody}"):
+            link_seat(nobody)  # the read behind every link
         web.test_client().get("/")
     except Exception as exc:  # noqa: BLE001 (whatever it is, the worker still starts)
         log.warning("could not warm the web worker: %s", exc)
