@@ -14,13 +14,15 @@ waits its turn for a core, so a web worker's order pays for every round trip it 
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from sqlalchemy.engine import Engine
 
 from app.db import json_text
 from app.kinds import GameStatus
+from app.pg_driver import lent, pipelined
+
+__all__ = ["pipelined", "store_order"]
 
 _ADD_ORDER = """INSERT INTO "order" (game_id, step_no, seat, "order", text, source, submitted_at)
 SELECT game.id, game.step_no, %(seat)s, %(order)s::json, %(text)s, %(source)s, %(submitted_at)s
@@ -43,20 +45,6 @@ AND NOT EXISTS (SELECT 1 FROM unnest(%(owed)s::varchar[]) AS owed(seat)
                                         WHERE o.game_id = %(game_id)s AND o.step_no = %(step_no)s))"""
 
 
-@functools.cache
-def _driver_pipelines(dialect: str, driver: str) -> bool:
-    if dialect != "postgresql" or driver != "psycopg":
-        return False
-    import psycopg  # deferred: the driver is an optional dependency (the [pg] extra)
-
-    return psycopg.Pipeline.is_supported()
-
-
-def pipelined(engine: Engine) -> bool:
-    """Whether orders on ``engine`` are written in one round trip (asked once per driver)."""
-    return _driver_pipelines(engine.dialect.name, engine.dialect.driver)
-
-
 def store_order(engine: Engine, values: dict[str, Any], owed: list[str], *, seat_pk: int,
                 reset_ladder: bool) -> tuple[int | None, set[str]]:
     """Write an order (``values``: the order row's columns) in one transaction and one round trip.
@@ -70,36 +58,16 @@ def store_order(engine: Engine, values: dict[str, Any], owed: list[str], *, seat
     params = {**values, "order": json_text(values["order"]), "running": GameStatus.RUNNING.value,
               "source": str(getattr(values["source"], "value", values["source"])),
               "seat_pk": seat_pk, "owed": owed}
-    proxied = engine.raw_connection()  # from the pool (pinged when idle), given back on close
-    try:
-        conn: Any = proxied.driver_connection  # a psycopg connection (``pipelined``)
-        conn.autocommit = True
-        try:
-            with conn.pipeline():
-                conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
-                added = conn.execute(_ADD_ORDER, params)
-                if reset_ladder:
-                    conn.execute(_RESET_LADDER, params)
-                conn.execute(_SET_ALL_IN, params)
-                seats = conn.execute(_SEATS_IN, params)
-                conn.execute("COMMIT")
-            row = added.fetchone()
-            have = {s for (s,) in seats.fetchall()}
-        finally:
-            _back_to_idle(conn, proxied)
-    finally:
-        proxied.close()
+    with lent(engine) as conn:
+        with conn.pipeline():
+            conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            added = conn.execute(_ADD_ORDER, params)
+            if reset_ladder:
+                conn.execute(_RESET_LADDER, params)
+            conn.execute(_SET_ALL_IN, params)
+            seats = conn.execute(_SEATS_IN, params)
+            conn.execute("COMMIT")
+        row = added.fetchone()
+        have = {s for (s,) in seats.fetchall()}
     return (row[0] if row is not None else None), have
 
-
-def _back_to_idle(conn: Any, proxied: Any) -> None:
-    """Leave the connection as the pool lends it (no transaction open, not in autocommit), or, when it
-    cannot be (the server went away), out of the pool."""
-    from psycopg.pq import TransactionStatus  # deferred: the driver is an optional dependency (the [pg] extra)
-
-    try:
-        if conn.info.transaction_status != TransactionStatus.IDLE:  # a statement failed: the rest was skipped
-            conn.execute("ROLLBACK")
-        conn.autocommit = False
-    except Exception:  # noqa: BLE001 (whatever the driver raises: the connection is not lent again)
-        proxied.invalidate()

@@ -12,13 +12,16 @@ cookie set by the last ``?lang=``, then the browser's languages.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import functools
+from typing import Any, NamedTuple
 
 from flask import Flask, Response, g, request
 from sqlalchemy import bindparam
 from sqlalchemy import select as sa_select
+from sqlalchemy.engine import Dialect
 from sqlmodel import Session, select
 
+from app import pg_driver
 from app.db import detached, get_engine, get_session, write_session
 from app.i18n.lang import LANGUAGES, normalize
 from app.models import Game, Player, Seat
@@ -63,10 +66,12 @@ def link_seat(token: str) -> LinkSeat | None:
 
     Read as plain rows in the request's read transaction and made into detached seat and game objects
     (``db.detached``): every page behind a link starts here, an order's post included, and loading the
-    two through the ORM cost more than everything else that post does before its write."""
+    two through the ORM cost more than everything else that post does before its write.  On PostgreSQL
+    the statement goes through the driver alone (``pg_driver``), in autocommit as the read session
+    reads there."""
     found: dict[str, LinkSeat | None] = g.setdefault("link_seats", {})
     if token not in found:
-        row = get_session().connection().execute(_LINK, {"token_hash": hash_token(token)}).first()
+        row = _link_row(hash_token(token))
         if row is None:
             found[token] = None
         else:
@@ -75,6 +80,19 @@ def link_seat(token: str) -> LinkSeat | None:
                                     detached(Game, dict(zip(_GAME_KEYS, row[n:m], strict=True))), row[m], row[m + 1])
     return found[token]
 
+
+
+@functools.cache
+def _link_sql(dialect: Dialect) -> str:
+    return str(_LINK.compile(dialect=dialect))
+
+
+def _link_row(token_hash: str) -> Any:
+    """The link's row: seat columns, game columns, the player's id and language."""
+    engine = get_engine()
+    if pg_driver.pipelined(engine):
+        return pg_driver.fetch_one(engine, _link_sql(engine.dialect), {"token_hash": token_hash})
+    return get_session().connection().execute(_LINK, {"token_hash": token_hash}).first()
 
 def _player(session: Session, endpoint: str, token: str) -> tuple[int, str] | None:
     """(id, language) of the player whose page this is, in one query."""
