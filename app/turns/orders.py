@@ -24,6 +24,7 @@ from app.games.base import Order as OrderData
 from app.i18n.terms import N_
 from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
 from app.models import Game, Order, Seat, Step, utcnow
+from app.pg_driver import pipelined
 from app.turns import pg_write
 from app.turns.resolve import close_step, process_game
 from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
@@ -182,7 +183,7 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     # the player is here: the ladder starts again (the seat's count changes only when a step
     # resolves, so the copy read at this step tells whether there is anything to reset)
     reset_ladder = source in PLAYER_SOURCES and bool(seat.missed or seat.civil_disorder)
-    if pg_write.pipelined(engine):
+    if pipelined(engine):
         added, have = pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
                                            reset_ladder=reset_ladder)
         if added is None:  # the step closed meanwhile
@@ -210,7 +211,7 @@ def build_statements(engine: Engine) -> None:
     (the driver's pipeline, the statements' conversion) is made the same way: nothing is written."""
     values = {"game_id": -1, "step_no": 0, "seat": "", "text": "", "source": OrderSource.WEB,
               "submitted_at": utcnow(), "order": Encoded({})}
-    if pg_write.pipelined(engine):
+    if pipelined(engine):
         pg_write.store_order(engine, values, [], seat_pk=-1, reset_ladder=True)
         return
     with write_session(engine) as session:

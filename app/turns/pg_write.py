@@ -20,9 +20,7 @@ from sqlalchemy.engine import Engine
 
 from app.db import json_text
 from app.kinds import GameStatus
-from app.pg_driver import lent, pipelined
-
-__all__ = ["pipelined", "store_order"]
+from app.pg_driver import lent
 
 _ADD_ORDER = """INSERT INTO "order" (game_id, step_no, seat, "order", text, source, submitted_at)
 SELECT game.id, game.step_no, %(seat)s, %(order)s::json, %(text)s, %(source)s, %(submitted_at)s

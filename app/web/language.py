@@ -81,7 +81,6 @@ def link_seat(token: str) -> LinkSeat | None:
     return found[token]
 
 
-
 @functools.cache
 def _link_sql(dialect: Dialect) -> str:
     return str(_LINK.compile(dialect=dialect))
@@ -93,6 +92,7 @@ def _link_row(token_hash: str) -> Any:
     if pg_driver.pipelined(engine):
         return pg_driver.fetch_one(engine, _link_sql(engine.dialect), {"token_hash": token_hash})
     return get_session().connection().execute(_LINK, {"token_hash": token_hash}).first()
+
 
 def _player(session: Session, endpoint: str, token: str) -> tuple[int, str] | None:
     """(id, language) of the player whose page this is, in one query."""

@@ -38,7 +38,7 @@ def test_a_workers_first_order_compiles_no_sql(app, runner):
 
 def _pg_only(app):
     engine = get_engine(app)
-    if is_sqlite(engine) or not pg_write.pipelined(engine):
+    if is_sqlite(engine) or not pg_driver.pipelined(engine):
         pytest.skip("the pipelined write is PostgreSQL's (TEST_DATABASE_URL)")
     return engine
 
@@ -83,7 +83,6 @@ def test_a_failed_write_stores_nothing_and_leaves_its_connection_usable(app, run
         assert s.exec(select(Order).where(Order.game_id == made["game"])).all() == []
     added, _have = pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0, reset_ladder=False)
     assert added is not None
-
 
 
 def test_a_links_read_through_the_driver_finds_what_the_orm_finds(app, runner):
