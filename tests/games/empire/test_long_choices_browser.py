@@ -73,6 +73,9 @@ def test_every_choice_of_every_form_reads_whole_on_a_phone(live, runner, chromiu
                 small.context.close()
         for seat, prompt in owed.items():
             link = made["seats"][int(seat[1:]) - 1]["link"]
-            assert post_form(client, link, legal_values(prompt["forms"][0], step)).status_code == 303
+            values = legal_values(prompt["forms"][0], step)
+            if phase == "T3A":  # offers to anyone: every other seat then owes answers in 3B
+                values = {k: v for k, v in values.items() if not (k.startswith("offer") and k.endswith("_to"))}
+            assert post_form(client, link, values).status_code == 303
     assert {("T3A", "el"), ("T3B", "pt"), ("T4", "el"), ("T4", "pt"), ("T8", "pt")} <= set(seen), seen
     assert sum(seen.values()) > 20 and echoed > 0
