@@ -11,6 +11,8 @@ from typing import Any
 from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from app import pg_schema
+
 
 def utcnow() -> datetime:
     """Now, as an aware UTC datetime (the database stores UTC instants)."""
@@ -350,3 +352,6 @@ class StandingOrder(SQLModel, table=True):
     order: dict = json_field({})
     text: str = ""
     set_at: datetime = Field(default_factory=utcnow)
+
+
+pg_schema.attach(SQLModel.metadata)  # on PostgreSQL, the function an order's write calls

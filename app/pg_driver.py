@@ -10,25 +10,15 @@ and goes back as the pool lends it.
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy.engine import Engine
 
 
-@functools.cache
-def _driver_pipelines(dialect: str, driver: str) -> bool:
-    if dialect != "postgresql" or driver != "psycopg":
-        return False
-    import psycopg  # deferred: the driver is an optional dependency (the [pg] extra)
-
-    return psycopg.Pipeline.is_supported()
-
-
-def pipelined(engine: Engine) -> bool:
-    """Whether ``engine`` is PostgreSQL through psycopg with its pipeline mode (asked once per driver)."""
-    return _driver_pipelines(engine.dialect.name, engine.dialect.driver)
+def direct(engine: Engine) -> bool:
+    """Whether ``engine`` is PostgreSQL through psycopg: its hot statements then go through the driver alone."""
+    return engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg"
 
 
 @contextlib.contextmanager
@@ -36,7 +26,7 @@ def lent(engine: Engine) -> Iterator[Any]:
     """A psycopg connection from ``engine``'s pool (pinged when idle), in autocommit until given back."""
     proxied = engine.raw_connection()
     try:
-        conn: Any = proxied.driver_connection  # a psycopg connection (``pipelined``)
+        conn: Any = proxied.driver_connection  # a psycopg connection (``direct``)
         conn.autocommit = True
         try:
             yield conn

@@ -24,8 +24,9 @@ from app.games.base import Order as OrderData
 from app.i18n.terms import N_
 from app.kinds import PLAYER_SOURCES, GameStatus, OrderSource, StepKind
 from app.models import Game, Order, Seat, Step, utcnow
-from app.pg_driver import pipelined
+from app.pg_driver import direct
 from app.turns import pg_write
+from app.turns.pg_write import NOT_INSTALLED
 from app.turns.resolve import close_step, process_game
 from app.turns.store import StepClosed, current_orders, id_of, locked_game, update_all_in
 
@@ -183,9 +184,12 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     # the player is here: the ladder starts again (the seat's count changes only when a step
     # resolves, so the copy read at this step tells whether there is anything to reset)
     reset_ladder = source in PLAYER_SOURCES and bool(seat.missed or seat.civil_disorder)
-    if pipelined(engine):
-        added, have = pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
-                                           reset_ladder=reset_ladder)
+    written: tuple[int | None, set[str]] | str = NOT_INSTALLED
+    if direct(engine):
+        written = pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
+                                       reset_ladder=reset_ladder)
+    if not isinstance(written, str):
+        added, have = written
         if added is None:  # the step closed meanwhile
             return None
     else:
@@ -207,12 +211,11 @@ def build_statements(engine: Engine) -> None:
     start, ``app.web.worker``): SQLAlchemy compiles a statement on its first use in a process, several
     milliseconds of a first order's time.  They run once with a game that does not exist, in a
     transaction rolled back, with the same parameters as an order's (the compiled form depends on
-    their names).  With psycopg an order is written in plain SQL (``pg_write``), whose first use
-    (the driver's pipeline, the statements' conversion) is made the same way: nothing is written."""
+    their names).  On PostgreSQL an order is written by one call of the schema's function
+    (``pg_write``), whose first use (the statement's conversion) is made the same way: nothing is written."""
     values = {"game_id": -1, "step_no": 0, "seat": "", "text": "", "source": OrderSource.WEB,
               "submitted_at": utcnow(), "order": Encoded({})}
-    if pipelined(engine):
-        pg_write.store_order(engine, values, [], seat_pk=-1, reset_ladder=True)
+    if direct(engine) and pg_write.store_order(engine, values, [], seat_pk=-1, reset_ladder=True) != NOT_INSTALLED:
         return
     with write_session(engine) as session:
         conn = session.connection()

@@ -89,7 +89,7 @@ def _link_sql(dialect: Dialect) -> str:
 def _link_row(token_hash: str) -> Any:
     """The link's row: seat columns, game columns, the player's id and language."""
     engine = get_engine()
-    if pg_driver.pipelined(engine):
+    if pg_driver.direct(engine):
         return pg_driver.fetch_one(engine, _link_sql(engine.dialect), {"token_hash": token_hash})
     return get_session().connection().execute(_LINK, {"token_hash": token_hash}).first()
 

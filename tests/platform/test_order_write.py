@@ -1,5 +1,6 @@
-"""An order's write: built before a worker's first order, and on PostgreSQL sent in one round trip that
-leaves its pooled connection as the pool lends it, even when a statement fails.  A link's read, which
+"""An order's write: built before a worker's first order, and on PostgreSQL one call of the schema's
+function that leaves its pooled connection as the pool lends it, even when it fails, and that a
+database without the function yet replaces by the write every database has.  A link's read, which
 PostgreSQL serves through the driver alone, finds what the ORM finds.  (On SQLite the log's
 checkpoint is left to another thread: ``test_checkpoint``.)"""
 
@@ -32,14 +33,14 @@ def test_a_workers_first_order_compiles_no_sql(app, runner):
     resp = client.post(path_of(me["link"]), data={"csrf_token": csrf_of(page), "step_no": step_of(page),
                                                   "notation": "PICK 2"})
     assert resp.status_code == 303
-    assert built >= 1 or pg_driver.pipelined(engine)  # (on PostgreSQL both go through the driver alone)
+    assert built >= 1 or pg_driver.direct(engine)  # (on PostgreSQL both go through the driver alone)
     assert len(engine._compiled_cache) == before, "the order compiled SQL of its own"
 
 
 def _pg_only(app):
     engine = get_engine(app)
-    if is_sqlite(engine) or not pg_driver.pipelined(engine):
-        pytest.skip("the pipelined write is PostgreSQL's (TEST_DATABASE_URL)")
+    if is_sqlite(engine) or not pg_driver.direct(engine):
+        pytest.skip("the function's write is PostgreSQL's (TEST_DATABASE_URL)")
     return engine
 
 
@@ -57,7 +58,7 @@ def _lent(engine):
         proxied.close()
 
 
-def test_an_order_written_in_one_round_trip_leaves_its_connection_as_lent(app, runner):
+def test_an_order_written_in_one_call_leaves_its_connection_as_lent(app, runner):
     engine = _pg_only(app)
     made = create_game(runner, "toy")
     added, have = pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0, reset_ladder=True)
@@ -104,3 +105,48 @@ def test_a_links_read_through_the_driver_finds_what_the_orm_finds(app, runner):
         assert found.seat.model_dump() == seat.model_dump() and found.seat.seat == made["seats"][1]["seat"]
         assert found.game.model_dump() == game.model_dump() and found.game.owed
         assert (found.player_id, found.language) == (player.id, player.language)
+
+
+def test_the_function_sets_all_in_when_the_last_owed_seat_orders(app, runner):
+    engine = _pg_only(app)
+    made = create_game(runner, "toy")
+    first, have = pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0, reset_ladder=False)
+    assert first is not None and have == {"a"}
+    with Session(engine) as s:
+        assert s.get(Game, made["game"]).all_in is False
+    second, have = pg_write.store_order(engine, _values(made["game"], seat="b"), ["a", "b"], seat_pk=0,
+                                        reset_ladder=False)
+    assert second is not None and have == {"a", "b"}
+    closed = pg_write.store_order(engine, _values(made["game"], step_no=7), ["a", "b"], seat_pk=0, reset_ladder=False)
+    assert closed == (None, set()), "an order for a step that is not open is not written"
+    with Session(engine) as s:
+        assert s.get(Game, made["game"]).all_in is True
+        assert len(s.exec(select(Order).where(Order.game_id == made["game"])).all()) == 2
+
+
+def test_a_database_without_the_function_still_takes_orders(app, runner):
+    """A database not yet upgraded (the code updated, ``init-db`` not run yet): the order is stored by the
+    write every database has, and the page says so as usual."""
+    from sqlalchemy import text
+
+    from app.pg_schema import DROP_ORDER_FUNCTION, ORDER_FUNCTION
+
+    engine = _pg_only(app)
+    made = create_game(runner, "toy")
+    with engine.begin() as conn:
+        conn.execute(text(DROP_ORDER_FUNCTION))
+    try:
+        assert pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0,
+                                    reset_ladder=False) == pg_write.NOT_INSTALLED
+        assert _lent(engine) == (False, "IDLE")
+        client = app.test_client()
+        me = made["seats"][0]
+        page = client.get(path_of(me["link"])).get_data(as_text=True)
+        resp = client.post(path_of(me["link"]), data={"csrf_token": csrf_of(page), "step_no": step_of(page),
+                                                      "notation": "PICK 2"})
+        assert resp.status_code == 303 and "done=saved" in resp.headers["Location"]
+        with Session(engine) as s:
+            assert [o.text for o in s.exec(select(Order).where(Order.game_id == made["game"])).all()] == ["PICK 2"]
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(ORDER_FUNCTION))
