@@ -404,6 +404,24 @@ def test_b09_bad_token_lookups_are_rate_limited_per_address(app, client, runner)
     assert post_form(client, made["seats"][0]["link"], {"n": "2"}).status_code == 303
 
 
+def test_b09_a_rate_limit_store_that_does_not_answer_turns_no_player_away(app, client, runner, monkeypatch):
+    """A shared store that is down (``RATELIMIT_STORAGE_URI``): the link pages still open and take orders,
+    and a guesser's bad links are still plain 404 pages, never a 500."""
+    from app.web.limits import get_limiter
+
+    def down(*_args, **_kwargs):
+        raise ConnectionError("the store is down")
+
+    made = create_game(runner)
+    strategy = get_limiter(app).limiter
+    monkeypatch.setattr(strategy, "test", down)
+    monkeypatch.setattr(strategy, "hit", down)
+    assert client.get(path_of(made["seats"][0]["link"])).status_code == 200
+    assert client.get("/p/" + secrets.token_urlsafe(32)).status_code == 404
+    assert post_form(client, made["seats"][0]["link"], {"n": "2"}).status_code == 303
+
+
+
 def test_b09_resend_is_capped_per_player_and_per_address(app, client, runner):
     """B9. Mail-bomb: resend capped per player (RESEND_PER_DAY per seat and day) and per address (rate limit)."""
     from tests.platform.helpers import mails
