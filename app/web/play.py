@@ -22,7 +22,6 @@ from flask import (
     render_template,
     request,
 )
-from flask_limiter.util import get_remote_address
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 from sqlmodel import col, select
@@ -43,7 +42,7 @@ from app.tokens import hash_token, looks_like_token, sign
 from app.verify import order_receipt
 from app.web.forms import MAX_NOTATION, bounded_int, too_long_field
 from app.web.language import link_seat
-from app.web.limits import get_limiter
+from app.web.limits import client_address, take_or_refuse
 from app.web.pdfcache import cached_pdf, report_limit
 
 bp = Blueprint("play", __name__)
@@ -317,9 +316,9 @@ def report_pdf(token: str) -> Response:
 
 def _render_limited(report: Report, seat: Seat) -> bytes:
     """Render a report that is not cached, counted against the client's render limit."""
-    key = f"{get_remote_address()}|{hash_token(request.view_args['token'])[:16]}"  # type: ignore[index]
-    with get_limiter().limit(report_limit, scope="report-render", key_func=lambda: key):
-        return render_pdf(_in_reader_language(report.context), seat_link(seat))
+    take_or_refuse(report_limit(), client_address(), hash_token(request.view_args["token"])[:16],  # type: ignore[index]
+                   "report-render")
+    return render_pdf(_in_reader_language(report.context), seat_link(seat))
 
 
 def _in_reader_language(context: dict[str, Any]) -> dict[str, Any]:

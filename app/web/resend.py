@@ -20,7 +20,7 @@ from app.kinds import GameStatus
 from app.mail import queue_mail
 from app.models import Game, OutboxMail, Player, Seat, utcnow
 from app.tokens import LINK_PLACEHOLDER
-from app.web.limits import get_limiter, resend_limit
+from app.web.limits import client_address, resend_limit, take_or_refuse
 
 bp = Blueprint("resend", __name__)
 
@@ -40,10 +40,10 @@ def resend() -> Response:
     if not email or len(email) > 254 or "@" not in email or any(c in email for c in "\r\n"):
         return make_response(render_template("web/resend.html", sent=False,
                                              error=gettext("Please enter the e-mail address you play with.")), 422)
-    with get_limiter().limit(resend_limit, scope="resend"):
-        started = time.monotonic()
-        _queue_resends(email)
-        _pad(started, float(current_app.config.get("RESEND_ANSWER_SECONDS", 0.3)))
+    take_or_refuse(resend_limit(), client_address(), "resend")
+    started = time.monotonic()
+    _queue_resends(email)
+    _pad(started, float(current_app.config.get("RESEND_ANSWER_SECONDS", 0.3)))
     return make_response(render_template("web/resend.html", sent=True, error=""))
 
 

@@ -413,7 +413,7 @@ def test_b09_a_rate_limit_store_that_does_not_answer_turns_no_player_away(app, c
         raise ConnectionError("the store is down")
 
     made = create_game(runner)
-    strategy = get_limiter(app).limiter
+    strategy = get_limiter(app).strategy
     monkeypatch.setattr(strategy, "test", down)
     monkeypatch.setattr(strategy, "hit", down)
     assert client.get(path_of(made["seats"][0]["link"])).status_code == 200
