@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, insert, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from app.db import Encoded, write_session
+from app.db import Encoded, detached, write_session
 from app.games import get_rules
 from app.games.base import IllegalOrder, Rules, step_rng
 from app.games.base import Order as OrderData
@@ -203,7 +203,7 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
             have = set(conn.execute(_SEATS_IN, {"game_id": game.id, "step_no": game.step_no}).scalars())
             if _all_in(game, have):
                 conn.execute(_SET_ALL_IN, {"game_id": game.id})
-    return Order(id=added, **values), _all_in(game, have) and (game.resolve_early or len(game.owed) == 1)
+    return detached(Order, {"id": added, **values}), _all_in(game, have) and (game.resolve_early or len(game.owed) == 1)
 
 
 def build_statements(engine: Engine) -> None:
