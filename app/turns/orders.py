@@ -184,11 +184,9 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     # the player is here: the ladder starts again (the seat's count changes only when a step
     # resolves, so the copy read at this step tells whether there is anything to reset)
     reset_ladder = source in PLAYER_SOURCES and bool(seat.missed or seat.civil_disorder)
-    written: tuple[int | None, set[str]] | str = NOT_INSTALLED
-    if direct(engine):
-        written = pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
-                                       reset_ladder=reset_ladder)
-    if not isinstance(written, str):
+    written = (pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
+                                    reset_ladder=reset_ladder) if direct(engine) else NOT_INSTALLED)
+    if not isinstance(written, str):  # (else ``NOT_INSTALLED``: the write every database has)
         added, have = written
         if added is None:  # the step closed meanwhile
             return None

@@ -93,6 +93,10 @@ def resend_limit() -> str:
     return str(current_app.config["RATELIMIT_RESEND"])
 
 
+def _bad_token_limit() -> str:
+    return str(current_app.config["RATELIMIT_BAD_TOKENS"])
+
+
 def take_or_refuse(limit: str, *keys: str) -> None:
     """Count one request against ``limit`` for ``keys``; past it, the 429 page."""
     if not get_limiter().take(limit, *keys):
@@ -111,14 +115,13 @@ def init_app(app: Flask, link_blueprints: Iterable[Blueprint] = ()) -> None:
 
     @app.before_request  # before any other hook: a blocked address reads nothing
     def guard_links() -> None:
-        if request.blueprint in links and not get_limiter().allows(
-                str(current_app.config["RATELIMIT_BAD_TOKENS"]), client_address(), LINK_SCOPE):
+        if request.blueprint in links and not get_limiter().allows(_bad_token_limit(), client_address(), LINK_SCOPE):
             abort(429)
 
     @app.after_request
     def count_bad_links(resp: Response) -> Response:
         if resp.status_code == 404 and request.blueprint in links:
-            get_limiter().take(str(current_app.config["RATELIMIT_BAD_TOKENS"]), client_address(), LINK_SCOPE)
+            get_limiter().take(_bad_token_limit(), client_address(), LINK_SCOPE)
         return resp
 
     @app.errorhandler(429)
