@@ -38,6 +38,7 @@ from sqlalchemy.orm import class_mapper, make_transient_to_detached
 from sqlalchemy.orm.base import instance_state
 from sqlmodel import Session, SQLModel, create_engine
 
+from app import pg_driver
 from app.priority import is_background
 
 log = logging.getLogger(__name__)
@@ -291,6 +292,15 @@ def detached(model: type[M], values: dict[str, Any]) -> M:
 
 def close_session(_exc: BaseException | None = None) -> None:
     session = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+    pg_driver.give_back()
+
+
+def release_session() -> None:
+    """Give the request's read connection back to the pool, if its read session holds one (the session stays
+    usable): a request about to write does not hold one connection while it waits for another."""
+    session = g.get("db_session")
     if session is not None:
         session.close()
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, Request, Response, render_template, request
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 
@@ -27,6 +28,16 @@ from app.web import (
     standing,
     verify,
 )
+
+
+class _CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, which build their signer only for a request that brings the cookie: no
+    page of the site sets one, and building it cost every request, an order's post included, its time."""
+
+    def open_session(self, app: Flask, request: Request) -> SessionMixin | None:
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
 
 
 def _security_headers(resp: Response) -> Response:
@@ -94,6 +105,7 @@ def init_app(app: Flask) -> None:
     limits.init_app(app, link_blueprints=links)
     language.init_app(app)
     app.after_request(_security_headers)
+    app.session_interface = _CookieSessions()
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.config["SESSION_COOKIE_HTTPONLY"] = True
 

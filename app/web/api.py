@@ -27,7 +27,7 @@ from flask import Blueprint, Response, abort, current_app, request
 from sqlmodel import col, select
 
 from app import turns
-from app.db import get_engine, get_session
+from app.db import get_engine, get_session, release_session
 from app.games import get_rules
 from app.i18n import game_text_filter, player_locale
 from app.i18n.lang import LANGUAGES, current_language, normalize
@@ -223,7 +223,7 @@ def post_order(token: str) -> Response:
         return text
     if not text:
         return error(422, "There is no order in the request.", problem="empty")
-    get_session().close()  # give the read connection back before the write (as the pages do)
+    release_session()  # give the read connection back before the write (as the pages do)
     taken = turns.take_order(seat, text, OrderSource.API, engine=get_engine(), step_no=step_no,
                              max_chars=MAX_NOTATION, max_attempts=current_app.config["MAX_ATTEMPTS"])
     if taken.ok and taken.row is not None:

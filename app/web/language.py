@@ -19,7 +19,7 @@ from flask import Flask, Response, g, request
 from sqlalchemy import bindparam
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Dialect
-from sqlmodel import Session, select
+from sqlmodel import select
 
 from app import pg_driver
 from app.db import detached, get_engine, get_session, write_session
@@ -94,13 +94,15 @@ def _link_row(token_hash: str) -> Any:
     return get_session().connection().execute(_LINK, {"token_hash": token_hash}).first()
 
 
-def _player(session: Session, endpoint: str, token: str) -> tuple[int, str] | None:
-    """(id, language) of the player whose page this is, in one query."""
+def _player(endpoint: str, token: str) -> tuple[int, str] | None:
+    """(id, language) of the player whose page this is, in one query (a seat's page: the link's read, which
+    the page reads on from; the read session is opened only for the settings page's query)."""
     if endpoint.startswith(SEAT_PAGES):
         seat = link_seat(token)
         row = (seat.player_id, seat.language) if seat is not None and seat.player_id is not None else None
     elif endpoint.startswith("me."):
-        row = session.exec(select(Player.id, Player.language).where(Player.prefs_hash == hash_token(token))).first()
+        row = get_session().exec(
+            select(Player.id, Player.language).where(Player.prefs_hash == hash_token(token))).first()
     else:
         return None  # a GM's pages follow the GM's last choice (the cookie), then the browser
     return (row[0] or 0, row[1] or "") if row is not None else None
@@ -114,7 +116,7 @@ def _remember() -> None:
         return
     endpoint = request.endpoint or ""
     asked = asked_language()
-    found = _player(get_session(), endpoint, str(token))  # the request's read session: the page reads on in it
+    found = _player(endpoint, str(token))
     if found is None:
         return
     player_id, language = found

@@ -28,7 +28,7 @@ from sqlmodel import col, select
 from werkzeug.datastructures import MultiDict
 
 from app import turns
-from app.db import get_engine, get_session
+from app.db import get_engine, get_session, release_session
 from app.games import get_rules
 from app.i18n import current_language, gettext
 from app.i18n.terms import N_
@@ -225,9 +225,7 @@ def submit(token: str) -> Response:
     step_no = bounded_int(form.get("step_no"), 0)
     if step_no is None:
         step_no = -1
-    # give the read connection back before writing: a request holding one connection while it
-    # waits for another would exhaust the pool under a burst of submissions
-    get_session().close()
+    release_session()  # before the write (``db.release_session``)
     taken = turns.take_order(seat, notation or form, OrderSource.WEB, engine=get_engine(), step_no=step_no,
                              max_attempts=current_app.config["MAX_ATTEMPTS"], game=game)
     if taken.outcome is turns.Outcome.APPLIED and taken.row is not None:
@@ -275,7 +273,7 @@ def submit_anytime(token: str) -> Response:
     refused = _refuse_post(game, seat, form, keep)
     if refused is not None:
         return refused
-    get_session().close()
+    release_session()
     taken = turns.take_order(seat, form, OrderSource.WEB, engine=get_engine(), anytime=True,
                              max_attempts=current_app.config["MAX_ATTEMPTS"])
     if taken.ok and taken.row is not None:

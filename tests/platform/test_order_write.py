@@ -150,3 +150,45 @@ def test_a_database_without_the_function_still_takes_orders(app, runner):
     finally:
         with engine.begin() as conn:
             conn.execute(text(ORDER_FUNCTION))
+
+
+def test_an_orders_post_takes_one_pooled_connection_for_its_read_and_its_write(app, runner):
+    """On PostgreSQL the link's read and the order's write share the connection lent to the request, which
+    goes back to the pool when the request ends, as the pool lends it."""
+    from sqlalchemy import event
+
+    engine = _pg_only(app)
+    made = create_game(runner, "toy")
+    client = app.test_client()
+    me = made["seats"][0]
+    page = client.get(path_of(me["link"])).get_data(as_text=True)
+    checkouts: list[int] = []
+
+    def count(*_args):
+        checkouts.append(1)
+
+    event.listen(engine, "checkout", count)
+    try:
+        resp = client.post(path_of(me["link"]), data={"csrf_token": csrf_of(page), "step_no": step_of(page),
+                                                      "notation": "PICK 2"})
+    finally:
+        event.remove(engine, "checkout", count)
+    assert resp.status_code == 303 and "done=saved" in resp.headers["Location"]
+    assert len(checkouts) == 1, "the read and the write each took a connection"
+    assert engine.pool.checkedout() == 0
+    assert _lent(engine) == (False, "IDLE")
+    with Session(engine) as s:
+        assert [o.text for o in s.exec(select(Order).where(Order.game_id == made["game"])).all()] == ["PICK 2"]
+
+
+def test_a_statement_that_fails_in_a_request_gives_its_connection_back_at_once(app):
+    engine = _pg_only(app)
+    with app.test_request_context("/"):
+        with pytest.raises(Exception, match="(?i)division"), pg_driver.lent(engine) as conn:
+            conn.execute("SELECT 1 / 0")
+        assert engine.pool.checkedout() == 0, "a connection that failed stays lent to the request"
+        with pg_driver.lent(engine) as conn:
+            assert conn.execute("SELECT 2").fetchone() == (2,)
+        assert engine.pool.checkedout() == 1  # kept for the rest of the request
+    assert engine.pool.checkedout() == 0
+    assert _lent(engine) == (False, "IDLE")
