@@ -20,7 +20,7 @@ generator is an asyncio HTTP/1.1 client in this process:
 Both, first with the machine idle, then while a deadline storm (``storm.py``
 in a separate process: resolution, render pool, SMTP) runs on the same
 database; the storm is sized to last the whole open loop (``--storm-games``,
-by default 3 games a second of it).  Goal: p99 of an order <= 3x the p99 of
+by default 4 games a second of it).  Goal: p99 of an order <= 3x the p99 of
 bare Flask measured idle beside it, also during the storm.  A p99 needs
 hundreds of requests to mean anything: the default phase is 30 s at 10/s, 300
 of each (``--quick``: 3 s, a smoke test of the bench, not a measurement).  With
@@ -359,7 +359,7 @@ def run(argv: list[str] | None, tmp: str) -> int:
     parser.add_argument("--rate", type=float, default=10.0,
                         help="open-loop requests per second (10: a deadline-minute peak, 10x the daily average)")
     parser.add_argument("--concurrency", type=int, default=8, help="closed-loop clients")
-    parser.add_argument("--storm-games", type=int, help="the storm's games (default: 3 a second of the phase, "
+    parser.add_argument("--storm-games", type=int, help="the storm's games (default: 4 a second of the phase, "
                         "so that it lasts the open loop)")
     parser.add_argument("--load-games", type=int, default=24)
     parser.add_argument("--database-url",
@@ -375,7 +375,7 @@ def run(argv: list[str] | None, tmp: str) -> int:
         args.seconds, args.storm_games, args.load_games, args.rate = 1.0, 1, 4, 20.0
         os.environ["PBEM_BENCH_SMOKE"] = "1"
     if args.storm_games is None:
-        args.storm_games = max(1, round(3 * args.seconds))
+        args.storm_games = max(1, round(4 * args.seconds))
     cores = benchlib.cores()
     runs = {}
     results, storm_res, during, web_workers = measure(args, os.path.join(tmp, "load.sqlite"))
