@@ -294,7 +294,6 @@ def close_session(_exc: BaseException | None = None) -> None:
     session = g.pop("db_session", None)
     if session is not None:
         session.close()
-    pg_driver.give_back()
 
 
 def release_session() -> None:
@@ -327,4 +326,5 @@ def init_db_command() -> None:
 
 def init_app(app: Flask) -> None:
     app.teardown_appcontext(close_session)
+    app.teardown_appcontext(pg_driver.give_back)  # the driver's connection lent to the request
     app.cli.add_command(init_db_command)

@@ -36,13 +36,7 @@ def lent(engine: Engine) -> Iterator[Any]:
     if held is not None and engine in held:
         proxied, conn = held[engine]
     else:
-        proxied = engine.raw_connection()
-        conn = proxied.driver_connection  # a psycopg connection (``direct``)
-        try:
-            conn.autocommit = True
-        except BaseException:
-            _give(conn, proxied)
-            raise
+        proxied, conn = _lend(engine)
         if held is not None:
             held[engine] = (proxied, conn)
     try:
@@ -54,6 +48,18 @@ def lent(engine: Engine) -> Iterator[Any]:
         raise
     if held is None:
         _give(conn, proxied)
+
+
+def _lend(engine: Engine) -> tuple[Any, Any]:
+    """(the pool's connection, its psycopg connection in autocommit)."""
+    proxied = engine.raw_connection()
+    conn = proxied.driver_connection  # a psycopg connection (``direct``)
+    try:
+        conn.autocommit = True
+    except BaseException:
+        _give(conn, proxied)
+        raise
+    return proxied, conn
 
 
 def give_back(_exc: BaseException | None = None) -> None:

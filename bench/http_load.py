@@ -123,6 +123,12 @@ class Gunicorn:
     def workers(self) -> int:
         return len(benchlib._tree(self.proc.pid)) - 1
 
+    def __enter__(self) -> Gunicorn:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGTERM)
         try:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import subprocess
@@ -102,15 +103,14 @@ def phase(targets: dict[str, tuple[int, list[bytes]]], args, probe: DiskProbe | 
     wakes are not in the open loop's latencies."""
     res = asyncio.run(open_loop(targets, args.rate, args.seconds))
     for name, (port, reqs) in targets.items():
-        sampled = probe is not None and name == "order"
-        if sampled:
-            probe.start()  # type: ignore[union-attr]
+        sampler = probe if name == "order" else None
+        if sampler is not None:
+            sampler.start()
         closed = asyncio.run(closed_loop(port, reqs, args.concurrency,
                                          1.0 if args.smoke else max(2.0, args.seconds / 4)))
-        if sampled:
-            res[name]["disk"] = probe.stop()  # type: ignore[union-attr]
+        if sampler is not None:
+            res[name]["disk"] = sampler.stop()
         res[name]["closed_rps"] = closed["rps"]
-        res[name]["closed_p99"] = closed["p99"]
         res[name]["codes"] = {**res[name]["codes"], **{f"c{k}": v for k, v in closed["codes"].items()}}
     return res
 
@@ -139,7 +139,7 @@ def measure(args, db: str) -> tuple[dict[str, dict], dict, float, int]:
 
     tick = storm.due_instant(app)
     # the games players post to: opened later, so the storm does not resolve them
-    load_games = [g for g in benchlib.create_games(app, args.load_games * 2, now + timedelta(days=60))]
+    load_games = benchlib.create_games(app, args.load_games * 2, now + timedelta(days=60))
     reqs = order_requests(app, load_games)[: args.load_games * 5]
     if not reqs:
         raise SystemExit("no game to post orders to")
@@ -150,47 +150,44 @@ def measure(args, db: str) -> tuple[dict[str, dict], dict, float, int]:
     order_req = [http_request(p, b) for p, b in reqs]
     hello_req = [http_request("/hello", b) for _p, b in reqs]  # the same bodies, read the same way
     results: dict[str, dict] = {}
-    storm_res: dict = {}
-    hello = Gunicorn("hello_app:app", env, chdir=HERE)
-    try:
-        web = Gunicorn("app:create_app()", env)
-        try:
-            targets = {"order": (web.port, order_req), "hello": (hello.port, hello_req)}
-            warm(hello.port, hello_req, args)
-            warm(web.port, order_req, args)
-            idle = phase(targets, args)
-            results["hello idle"], results["order idle"] = idle["hello"], idle["order"]
-            group = IdleGroup("pbem-storm", enabled=not args.no_idle_group)  # as the scheduler's unit runs it
-            try:
-                proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
-                                         "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True,
-                                        preexec_fn=group.preexec)
-            except BaseException:
-                group.close()
-                raise
-            for line in proc.stdout:  # type: ignore[union-attr]
-                if line.startswith("STORM START"):
-                    break
-            t_storm = time.perf_counter()
-            probe = DiskProbe(os.path.dirname(db) if "://" not in db else tempfile.gettempdir())
-            busy = phase(targets, args, probe)
-            results["hello storm"], results["order storm"] = busy["hello"], busy["order"]
-            during_load = time.perf_counter() - t_storm
-            out = proc.stdout.read()  # type: ignore[union-attr]
-            proc.wait()
-            storm_res["group"] = group.describe()
-            group.close()
-            import json
-
-            for line in out.splitlines():
-                if line.startswith("STORM DONE "):
-                    storm_res.update(json.loads(line[len("STORM DONE "):]))
-            web_workers = web.workers()
-        finally:
-            web.stop()
-    finally:
-        hello.stop()
+    with Gunicorn("hello_app:app", env, chdir=HERE) as hello, Gunicorn("app:create_app()", env) as web:
+        targets = {"order": (web.port, order_req), "hello": (hello.port, hello_req)}
+        warm(hello.port, hello_req, args)
+        warm(web.port, order_req, args)
+        idle = phase(targets, args)
+        results["hello idle"], results["order idle"] = idle["hello"], idle["order"]
+        busy, storm_res, during_load = storm_phase(targets, args, db, tick)
+        results["hello storm"], results["order storm"] = busy["hello"], busy["order"]
+        web_workers = web.workers()
     return results, storm_res, during_load, web_workers
+
+
+def storm_phase(targets: dict[str, tuple[int, list[bytes]]], args, db: str,
+                tick) -> tuple[dict[str, dict], dict, float]:
+    """``phase`` while ``storm.py`` storms ``db`` from ``tick`` in an idle CPU group, as the scheduler's
+    unit runs it.  (results by target, the storm's summary, seconds of load)."""
+    group = IdleGroup("pbem-storm", enabled=not args.no_idle_group)
+    try:
+        proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
+                                 "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True,
+                                preexec_fn=group.preexec)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("STORM START"):
+                break
+        t_storm = time.perf_counter()
+        probe = DiskProbe(os.path.dirname(db) if "://" not in db else tempfile.gettempdir())
+        busy = phase(targets, args, probe)
+        during_load = time.perf_counter() - t_storm
+        out = proc.stdout.read()
+        proc.wait()
+        storm_res: dict = {"group": group.describe()}
+    finally:
+        group.close()
+    for line in out.splitlines():
+        if line.startswith("STORM DONE "):
+            storm_res.update(json.loads(line[len("STORM DONE "):]))
+    return busy, storm_res, during_load
 
 
 def report(title: str, results: dict[str, dict], storm_res: dict, during_load: float,
