@@ -7,11 +7,13 @@ the same run and prints ratios.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -355,6 +357,22 @@ def fresh_pg_database(base: str, name: str) -> str:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
     return admin.set(database=name).render_as_string(hide_password=False)
+
+
+@contextlib.contextmanager
+def scratch_pg_database(base: str, name: str) -> Iterator[str]:
+    """A new PostgreSQL database for one run (``fresh_pg_database``), its URL; on leaving, this process's
+    engine on it is disposed and the database dropped."""
+    url = fresh_pg_database(base, name)
+    try:
+        yield url
+    finally:
+        from app.db import _engines  # deferred: the application is imported after ``ensure_env``
+
+        engine = _engines.pop(url, None)
+        if engine is not None:
+            engine.dispose()
+        drop_pg_database(base, name)
 
 
 def drop_pg_database(base: str, name: str) -> None:

@@ -259,17 +259,8 @@ def run(argv: list[str] | None, tmp: str) -> int:
     results, storm_res, during, web_workers = measure(args, os.path.join(tmp, "load.sqlite"))
     runs["SQLite"] = (results, storm_res, during)
     if args.database_url:
-        name = f"pbem_load_{os.getpid()}"
-        url = benchlib.fresh_pg_database(args.database_url, name)
-        try:
+        with benchlib.scratch_pg_database(args.database_url, f"pbem_load_{os.getpid()}") as url:
             runs["PostgreSQL"] = measure(args, url)[:3]
-        finally:
-            from app.db import _engines
-
-            engine = _engines.pop(url, None)
-            if engine is not None:
-                engine.dispose()
-            benchlib.drop_pg_database(args.database_url, name)
     print(f"order submission: gunicorn ({web_workers} sync workers, gunicorn.conf.py) on loopback, "
           f"{cores} cores, beside bare Flask (the same); open loop {args.rate:g}/s to each for {args.seconds:g} s, "
           f"orders and bare Flask interleaved, then {args.concurrency} clients back to back to each")

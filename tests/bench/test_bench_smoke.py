@@ -69,3 +69,25 @@ def test_storm_with_delivery_workers_on_postgres_prints_the_speed_up_from_one_to
     for row in rows:  # every report of the storm was mailed, with its PDF
         assert int(row[3]) > 0 and row[4] == row[3] and row[5] == f"({row[3]}", row
     assert re.match(r"^storm with 2 workers: \d+\.\d\dx faster than with 1$", lines[-1]), lines[-1]
+
+
+@pytest.mark.slow
+def test_order_parts_on_postgres_times_the_read_and_the_write_idle_and_during_the_storm():
+    from tests.postgres import server_url
+
+    url, reason = server_url()
+    if reason:
+        pytest.skip(reason)
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "order_parts.py"), "--database-url", url, "--smoke"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    rows = {" ".join(line.split()[:2]): line.split() for line in lines if re.match(r"^(idle|storm) \w+ +\d", line)}
+    assert sorted(rows) == sorted(f"{p} {part}" for p in ("idle", "storm") for part in ("post", "read", "write"))
+    for row in rows.values():  # every order of each phase was timed, and each of its parts once
+        assert row[2] == "10", row
+        assert float(row[3]) <= float(row[4]) <= float(row[5]) <= float(row[6]), row
+    assert re.match(r"^order_parts: the write's p90 during the storm \d+\.\d\dx idle \(the read's \d+\.\d\dx\)$",
+                    lines[-1]), lines[-1]
+    assert "the storm beside the second phase: 1 game, 1 steps resolved" in lines[0], lines[0]

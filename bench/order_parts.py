@@ -1,0 +1,183 @@
+"""Where a PostgreSQL order's time goes, idle and during a deadline storm: its read and its write, each timed.
+
+    python bench/order_parts.py --database-url postgresql+psycopg://pbem:pbem@127.0.0.1:5432/postgres
+                                [--quick] [--orders N] [--gap S] [--storm-games N] [--render-workers N]
+
+In this process, without HTTP: a web worker's application (built and frozen as
+gunicorn's hook builds it) on a PostgreSQL database of its own (created and
+dropped), and orders POSTed to ``/p/<token>`` through Flask's test client, one
+every ``--gap`` seconds (0.1 by default; at 10 orders a second over four web
+workers, a worker sees one every 0.4 s).  First with the machine idle, then
+while ``storm.py`` storms the same database in a separate process, in an idle
+CPU group as the scheduler's unit runs it (as ``submit_load.py`` does).
+
+Each order's whole post is timed, and inside it the link's read (one statement,
+``pg_driver.fetch_one``) and the order's write (one statement, the schema's
+function ``pbem_store_order``, whose commit waits for the disk:
+``pg_write.store_order``).  ``submit_load.py`` says whether orders meet their
+goal over HTTP; this says which part of an order a storm slows.  No goal: the
+last line is the write's p90 during the storm against its p90 idle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
+from cpu_group import IdleGroup  # noqa: E402
+
+benchlib.ensure_env()
+
+HERE = Path(__file__).resolve().parent
+PARTS = ("post", "read", "write")
+#: the sizes ``--quick`` and ``--smoke`` set
+MODES = {"quick": {"orders": 60, "storm_games": 30, "load_games": 8},
+         "smoke": {"orders": 10, "storm_games": 1, "load_games": 4, "gap": 0.02}}
+
+
+class Timed:
+    """Wraps a module's function so that each call's time is kept under ``name``."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = {part: [] for part in PARTS}
+
+    def wrap(self, module, attr: str, name: str) -> None:
+        inner = getattr(module, attr)
+
+        def timed(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                self.times[name].append(time.perf_counter() - t0)
+
+        setattr(module, attr, timed)
+
+    def clear(self) -> None:
+        for values in self.times.values():
+            values.clear()
+
+
+def quantiles(values: list[float]) -> list[str]:
+    """p50, p90, p99 and max in milliseconds."""
+    v = sorted(values)
+    n = len(v)
+    return [f"{v[min(n - 1, int(n * q))] * 1000:.2f}" for q in (0.5, 0.9, 0.99)] + [f"{v[-1] * 1000:.2f}"]
+
+
+def post_orders(client, reqs: list[tuple[str, bytes]], n: int, gap: float, timed: Timed) -> dict[str, list[float]]:
+    """``n`` orders, ``gap`` seconds apart; the times of each part."""
+    timed.clear()
+    for i in range(n):
+        path, body = reqs[i % len(reqs)]
+        time.sleep(gap)
+        t0 = time.perf_counter()
+        res = client.post(path, data=body, content_type="application/x-www-form-urlencoded")
+        timed.times["post"].append(time.perf_counter() - t0)
+        if res.status_code not in (200, 303):
+            raise SystemExit(f"an order was answered {res.status_code}: {res.get_data(as_text=True)[:300]}")
+    return {part: list(values) for part, values in timed.times.items()}
+
+
+def storm_phase(client, reqs, args, url: str, tick, timed: Timed) -> tuple[dict[str, list[float]], str]:
+    """``post_orders`` while ``storm.py`` storms ``url``; (the times, the storm's summary line)."""
+    group = IdleGroup("pbem-parts", enabled=not args.no_idle_group)
+    try:
+        cmd = [sys.executable, str(HERE / "storm.py"), "--external-db", url, "--tick", tick.isoformat(),
+               "--workers", str(args.render_workers)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=group.preexec)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("STORM START"):
+                break
+        times = post_orders(client, reqs, args.orders, args.gap, timed)
+        out = proc.stdout.read()
+        proc.wait()
+        where = group.describe()
+    finally:
+        group.close()
+    done = next((line for line in out.splitlines() if line.startswith("STORM DONE ")), "")
+    res = json.loads(done[len("STORM DONE "):]) if done else {}
+    games = f"{args.storm_games} game{'' if args.storm_games == 1 else 's'}"
+    return times, (f"{games}, {res.get('steps', '?')} steps resolved, {res.get('mails_received', '?')} mails "
+                   f"in {res.get('total', float('nan')):.1f} s, {where}")
+
+
+def measure(args, url: str) -> tuple[dict[str, dict[str, list[float]]], str]:
+    """(the parts' times by phase, idle and storm; the storm's summary)."""
+    # deferred, as in the other benches: the application and the bench modules after ``ensure_env``
+    from submit_load import order_requests
+
+    from app.models import utcnow
+    from app.turns import pg_write
+    from app.web import language
+    from app.web.worker import start_worker
+
+    app = benchlib.make_app(url, None, REPORT_ISOLATE=False)
+    now = utcnow().replace(microsecond=0)
+    benchlib.create_games(app, args.storm_games, now)
+    import storm
+
+    tick = storm.due_instant(app)
+    load_games = benchlib.create_games(app, args.load_games, now + timedelta(days=60))  # not the storm's
+    reqs = order_requests(app, load_games)
+    if not reqs:
+        raise SystemExit("no game to post orders to")
+    start_worker(app)
+    timed = Timed()
+    timed.wrap(language, "_link_row", "read")
+    timed.wrap(pg_write, "store_order", "write")
+    client = app.test_client()
+    post_orders(client, reqs, min(len(reqs) * 2, 100), 0.0, timed)  # warm, as a worker's first requests
+    results = {"idle": post_orders(client, reqs, args.orders, args.gap, timed)}
+    results["storm"], summary = storm_phase(client, reqs, args, url, tick, timed)
+    return results, summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--database-url", required=True,
+                        help="a PostgreSQL server's URL (bin/start-postgres prints one); the bench creates a "
+                             "database of its own there and drops it after")
+    parser.add_argument("--orders", type=int, default=250, help="orders a phase (250: a p99 of the 3rd slowest)")
+    parser.add_argument("--gap", type=float, default=0.1, help="seconds between orders")
+    parser.add_argument("--storm-games", type=int, default=120, help="the storm's games (it outlasts the orders)")
+    parser.add_argument("--load-games", type=int, default=24)
+    parser.add_argument("--render-workers", type=int, default=0, help="the storm's render processes (0: cores)")
+    parser.add_argument("--no-idle-group", action="store_true", help="run the storm in no idle CPU group")
+    parser.add_argument("--quick", action="store_true", help="60 orders a phase, a 30-game storm")
+    parser.add_argument("--smoke", action="store_true", help="a few orders, a one-game storm (tests)")
+    args = parser.parse_args(argv)
+    for mode, sizes in MODES.items():
+        if getattr(args, mode):
+            vars(args).update(sizes)
+    if args.smoke:
+        os.environ["PBEM_BENCH_SMOKE"] = "1"  # the storm's process warms no render pool
+    if "postgresql" not in args.database_url:
+        raise SystemExit("order_parts measures PostgreSQL's round trips: --database-url postgresql+psycopg://...")
+    with benchlib.scratch_pg_database(args.database_url, f"pbem_parts_{os.getpid()}") as url:
+        results, summary = measure(args, url)
+    print(f"orders in this process on PostgreSQL, {args.orders} a phase, one every {args.gap:g} s; "
+          f"the storm beside the second phase: {summary}")
+    print()
+    rows = [[f"{phase} {part}", len(times[part]), *quantiles(times[part])]
+            for phase, times in results.items() for part in PARTS if times[part]]
+    print(benchlib.table(rows, ["part", "n", "p50 ms", "p90 ms", "p99 ms", "max ms"]))
+    print()
+    p90 = {phase: float(quantiles(times["write"])[1]) for phase, times in results.items()}
+    read90 = {phase: float(quantiles(times["read"])[1]) for phase, times in results.items()}
+    print(f"order_parts: the write's p90 during the storm {p90['storm'] / p90['idle']:.2f}x idle "
+          f"(the read's {read90['storm'] / read90['idle']:.2f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
