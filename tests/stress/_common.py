@@ -51,6 +51,7 @@ class Sink:
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
+        self.with_pdf: set[str] = set()  # the Message-IDs received with a PDF attached
         self.total = 0
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd API)
@@ -60,6 +61,9 @@ class Sink:
         msg = email.message_from_bytes(envelope.content, policy=policy.default)
         mid = str(msg["Message-ID"])
         self.ids[mid] = self.ids.get(mid, 0) + 1
+        if any(part.get_content_type() == "application/pdf" and part.get_content().startswith(b"%PDF")
+               for part in msg.iter_attachments()):
+            self.with_pdf.add(mid)
         self.total += 1
         return "250 OK"
 
@@ -205,7 +209,8 @@ def check_exactly_once(app, sink, game_ids: list[int], rounds: int, ack_file: st
 
     problems: list[str] = []
     counts = {"games": len(game_ids), "steps_resolved": 0, "events": 0, "orders_acked": 0, "orders_web": 0,
-              "mails_outbox": 0, "mails_received": 0, "mail_ids_received": 0, "resends_same_id": 0}
+              "mails_outbox": 0, "mails_received": 0, "mail_ids_received": 0, "resends_same_id": 0,
+              "reports_with_pdf": 0}
     engine = get_engine(app)
     acked: dict[tuple[int, int, str], list] = {}
     if ack_file and os.path.exists(ack_file):
@@ -271,6 +276,13 @@ def check_exactly_once(app, sink, game_ids: list[int], rounds: int, ack_file: st
     missing = [r.message_id for r in rows if r.message_id not in received]
     if missing:
         problems.append(f"{len(missing)} mails never received, e.g. {missing[0]}")
+    reports = [r for r in rows if r.report_id is not None]
+    counts["reports_with_pdf"] = sum(1 for r in reports if r.message_id in sink.with_pdf)
+    if not reports:
+        problems.append("no mail in the outbox carries a report")
+    without = [r.message_id for r in reports if r.message_id in received and r.message_id not in sink.with_pdf]
+    if without:
+        problems.append(f"{len(without)} report mails received without their PDF, e.g. {without[0]}")
     strangers = set(received) - {r.message_id for r in rows}
     if strangers:
         problems.append(f"{len(strangers)} received mails are not in the outbox")

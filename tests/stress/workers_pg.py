@@ -10,10 +10,16 @@ queue) and three delivery workers (``jobs.worker.work``: build, render,
 send), all separate processes.  During the storm it kills one worker and the
 active scheduler with SIGKILL at random moments.  The lease periods are cut
 to seconds (scheduler lease 6 s, mail lease 5 s) so that the takeovers happen
-within the run.  At the end: every step resolved exactly once (states replay
-from the seed), every mail in the outbox sent, every mail received (a resend
-after a kill carries the same Message-ID), no queued mail left unbuilt.
-PDF rendering is stubbed (mails are counted).
+within the run.  Meanwhile a web process (``orderer``: the app's order form,
+through Flask's test client) posts orders for the first seat of every game,
+often several a step, and writes down each one the form acknowledged (its
+303 and receipt).  At the end: every step resolved exactly once (states replay
+from the seed), no acknowledged order lost (a seat's last acknowledged order of
+a step is the one its step applied), every mail in the outbox sent, every mail
+received (a resend after a kill carries the same Message-ID), every report mail
+received with its PDF attached, no queued mail left unbuilt.  PDF rendering is
+stubbed (a small PDF; real renders are the render pool's tests and the storm
+bench's).
 """
 
 from __future__ import annotations
@@ -21,9 +27,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -75,6 +83,46 @@ def worker(url: str, smtp_port: int) -> None:
     work(app, batch=5, poll=0.2)
 
 
+def orderer(url: str, ack_file: str, seed: str) -> None:
+    """Post orders through the order form for seat A of every running game (B never orders, so each step
+    waits for its deadline and the schedulers resolve it); append each acknowledged one to ``ack_file``."""
+    import json
+    from urllib.parse import parse_qs, urlsplit
+
+    from sqlmodel import Session, select
+
+    from app.db import get_engine
+    from app.games import get_rules
+    from app.links import seat_token
+    from app.models import Game, Seat
+    from app.web.play import csrf_token
+
+    app = make_app(url, stub_pdf=True, DELIVERY_WORKERS=True)
+    client, rules, rnd = app.test_client(), get_rules("toy"), random.Random(seed)
+    while True:
+        with Session(get_engine(app)) as s:
+            running = [(g.id, g.step_no, g.owed) for g in s.exec(select(Game).where(Game.status == "running"))]
+            seats = {x.game_id: x for x in s.exec(select(Seat).where(Seat.seat == "A"))}
+        if not running:
+            return
+        for game_id, step_no, owed in running:
+            if "A" not in owed or rnd.random() < 0.3:
+                continue
+            order = {"type": "PICK", "n": rnd.randint(1, 3)}
+            with app.app_context():
+                token, csrf = seat_token(seats[game_id]), csrf_token(seats[game_id])
+            res = client.post(f"/p/{token}", data={"csrf_token": csrf, "step_no": step_no,
+                                                  "notation": rules.format(order)})
+            if res.status_code != 303:  # the step closed meanwhile (409): nothing acknowledged
+                continue
+            receipt = parse_qs(urlsplit(res.headers["Location"]).query)
+            with open(ack_file, "a") as ack:
+                ack.write(json.dumps([game_id, step_no, "A", order, int(receipt["r"][0])]) + "\n")
+                ack.flush()
+                os.fsync(ack.fileno())
+        time.sleep(0.05)
+
+
 def _spawn(*args: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, os.path.abspath(__file__), *args], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -104,10 +152,14 @@ def main() -> int:
     url = fresh_pg_database(base, name)
     smtp = start_smtp()
     procs: list[subprocess.Popen] = []
+    web: subprocess.Popen | None = None
+    tmp = tempfile.mkdtemp(prefix="pbem-workers-")
+    ack_file = os.path.join(tmp, "acks.jsonl")
     try:
         app = make_app(url, smtp_port=smtp.port, stub_pdf=True)
         init_db(app)
         ids = create_toys(app, games, rounds, "w", hours=HOURS)
+        web = _spawn("orderer", url, ack_file, str(args.seed))
         procs = [_spawn("scheduler", url) for _ in range(2)]
         workers = [_spawn("worker", url, str(smtp.port)) for _ in range(3)]
         procs += workers
@@ -136,6 +188,10 @@ def main() -> int:
                 break
             time.sleep(0.2)
         took = time.monotonic() - started
+        try:
+            web_failed = web.wait(30) != 0  # it stops by itself once every game has finished
+        except subprocess.TimeoutExpired:
+            web_failed = True
         for p in procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
@@ -146,7 +202,11 @@ def main() -> int:
                 p.kill()
                 p.wait()
         time.sleep(0.5)
-        counts, problems = check_exactly_once(app, smtp.sink, ids, rounds, None)
+        counts, problems = check_exactly_once(app, smtp.sink, ids, rounds, ack_file)
+        if not counts["orders_acked"]:
+            problems.append("no order was acknowledged: the run tested no order")
+        if web_failed:
+            problems.append("the order form's process failed or did not stop when the games finished")
         with Session(get_engine(app)) as s:
             after = s.exec(select(Step).where(col(Step.resolved_at) > scheduler_killed_at)).all() \
                 if scheduler_killed_at else []
@@ -158,11 +218,12 @@ def main() -> int:
         for engine in _engines.values():
             engine.dispose()
     finally:
-        for p in procs:
+        for p in [*procs, *([web] if web else [])]:
             if p.poll() is None:
                 p.kill()
         smtp.stop()
         drop_pg_database(base, name)
+        shutil.rmtree(tmp, ignore_errors=True)
     counts.update(killed=",".join(killed), seconds=f"{took:.0f}")
     print(" ".join(f"{k}={v}" for k, v in counts.items()))
     if len(killed) != 2:
@@ -173,8 +234,9 @@ def main() -> int:
         print(f"FAIL {len(problems)} deviations")
         return 1
     print(f"OK {games} games, 3 workers (one killed), 2 schedulers (the active one killed, the standby took over): "
-          f"{counts['steps_resolved']} steps resolved once, {counts['mails_outbox']} mails sent "
-          f"({counts['resends_same_id']} resends, same Message-ID)")
+          f"{counts['steps_resolved']} steps resolved once, {counts['orders_acked']} acknowledged orders kept, "
+          f"{counts['mails_outbox']} mails sent ({counts['resends_same_id']} resends, same Message-ID), "
+          f"{counts['reports_with_pdf']} with their report's PDF")
     return 0
 
 
@@ -183,5 +245,7 @@ if __name__ == "__main__":
         scheduler(sys.argv[2])
     elif len(sys.argv) > 1 and sys.argv[1] == "worker":
         worker(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "orderer":
+        orderer(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(main())
