@@ -40,3 +40,16 @@ def test_stress_two_processors_pg_quick():
     if reason:
         pytest.skip(reason)
     _run("two_processors_pg.py")
+
+
+@pytest.mark.slow
+def test_stress_workers_pg_quick():
+    """Delivery workers and schedulers killed during a storm, orders posted meanwhile: nothing lost or doubled."""
+    reason = _postgres_available()
+    if reason:
+        pytest.skip(reason)
+    out = _run("workers_pg.py")
+    counts = dict(part.split("=", 1) for part in out.strip().splitlines()[-2].split())
+    assert counts["killed"] == "worker,scheduler"
+    assert int(counts["orders_acked"]) > 0 and int(counts["steps_after_takeover"]) > 0
+    assert counts["reports_with_pdf"] == counts["mails_outbox"]
