@@ -72,13 +72,13 @@ def scheduler(url: str) -> None:
         return
 
 
-def worker(url: str, smtp_port: int) -> None:
+def worker(url: str, smtp_port: int, real_pdf: bool = False) -> None:
     from datetime import timedelta
 
     from app import mail
     from jobs.worker import work
 
-    app = make_app(url, smtp_port=smtp_port, stub_pdf=True, DELIVERY_WORKERS=True)
+    app = make_app(url, smtp_port=smtp_port, stub_pdf=not real_pdf, DELIVERY_WORKERS=True)
     mail.LEASE = timedelta(seconds=5)
     work(app, batch=5, poll=0.2)
 
@@ -123,9 +123,25 @@ def orderer(url: str, ack_file: str, seed: str) -> None:
         time.sleep(0.05)
 
 
-def _spawn(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, os.path.abspath(__file__), *args], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def _spawn(logs: str, *args: str) -> subprocess.Popen:
+    """A child process of this script (``args[0]``: its role), its output in a file under ``logs``."""
+    log = open(os.path.join(logs, f"{args[0]}-{len(os.listdir(logs))}.log"), "w")  # noqa: SIM115 (the child's)
+    proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), *args], cwd=ROOT, stdout=log,
+                            stderr=subprocess.STDOUT)
+    proc.log = log.name  # type: ignore[attr-defined]
+    log.close()
+    return proc
+
+
+def _died(procs: list[subprocess.Popen], killed: set[int]) -> list[str]:
+    """The children that exited by themselves (not killed by this script), with their last lines."""
+    out = []
+    for p in procs:
+        if p.pid not in killed and p.poll() is not None:
+            with open(p.log) as fh:  # type: ignore[attr-defined]
+                tail = fh.read().strip().splitlines()[-3:]
+            out.append(f"{os.path.basename(p.log)} exited by itself ({p.returncode}): {' | '.join(tail)}")  # type: ignore[attr-defined]
+    return out
 
 
 def main() -> int:
@@ -134,6 +150,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--real-pdf", action="store_true",
+                        help="the workers render each report with WeasyPrint (slower: a kill then lands mid-render)")
     args = parser.parse_args()
     games = args.games or (10 if args.quick else 60)
     rounds = args.rounds or (4 if args.quick else 8)
@@ -144,7 +162,7 @@ def main() -> int:
     from sqlmodel import Session, col, select
 
     from app.db import get_engine
-    from app.models import Meta, Step, utcnow
+    from app.models import Meta, OutboxMail, Step, utcnow
     from jobs import lease
 
     base = postgres_url()
@@ -159,21 +177,24 @@ def main() -> int:
         app = make_app(url, smtp_port=smtp.port, stub_pdf=True)
         init_db(app)
         ids = create_toys(app, games, rounds, "w", hours=HOURS)
-        web = _spawn("orderer", url, ack_file, str(args.seed))
-        procs = [_spawn("scheduler", url) for _ in range(2)]
-        workers = [_spawn("worker", url, str(smtp.port)) for _ in range(3)]
+        web = _spawn(tmp, "orderer", url, ack_file, str(args.seed))
+        procs = [_spawn(tmp, "scheduler", url) for _ in range(2)]
+        workers = [_spawn(tmp, "worker", url, str(smtp.port), "real" if args.real_pdf else "stub")
+                   for _ in range(3)]
         procs += workers
         started = time.monotonic()
         kill_worker_at = rnd.uniform(1.0, 6.0)
         kill_scheduler_at = rnd.uniform(1.0, 4.0)  # the games' turns last about 2 s each: mid-storm
         scheduler_killed_at = None
         killed: list[str] = []
+        killed_pids: set[int] = set()
         expected = 2 * (1 + rounds) * games
         while time.monotonic() - started < (240 if args.quick else 900):
             elapsed = time.monotonic() - started
             if "worker" not in killed and elapsed >= kill_worker_at:
                 os.kill(workers[0].pid, signal.SIGKILL)
                 killed.append("worker")
+                killed_pids.add(workers[0].pid)
             if "scheduler" not in killed and elapsed >= kill_scheduler_at:
                 with Session(get_engine(app)) as s:
                     row = s.get(Meta, lease.KEY)
@@ -182,6 +203,7 @@ def main() -> int:
                 if active:
                     os.kill(active[0].pid, signal.SIGKILL)
                     killed.append("scheduler")
+                    killed_pids.add(active[0].pid)
                     scheduler_killed_at = utcnow()
             if smtp.sink.total >= expected and len(killed) == 2:
                 time.sleep(1.0)
@@ -192,6 +214,7 @@ def main() -> int:
             web_failed = web.wait(30) != 0  # it stops by itself once every game has finished
         except subprocess.TimeoutExpired:
             web_failed = True
+        died = _died(procs, killed_pids)
         for p in procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
@@ -207,10 +230,14 @@ def main() -> int:
             problems.append("no order was acknowledged: the run tested no order")
         if web_failed:
             problems.append("the order form's process failed or did not stop when the games finished")
+        problems += died
         with Session(get_engine(app)) as s:
             after = s.exec(select(Step).where(col(Step.resolved_at) > scheduler_killed_at)).all() \
                 if scheduler_killed_at else []
+            # claimed again after a lease ran out: mails the killed worker held (building, rendering, sending)
+            reclaimed = s.exec(select(OutboxMail).where(OutboxMail.attempts > 1)).all()
         counts["steps_after_takeover"] = len(after)
+        counts["mails_reclaimed"] = len(reclaimed)
         if not after:
             problems.append("no step resolved after the active scheduler was killed: the standby never took over")
         from app.db import _engines
@@ -244,7 +271,7 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "scheduler":
         scheduler(sys.argv[2])
     elif len(sys.argv) > 1 and sys.argv[1] == "worker":
-        worker(sys.argv[2], int(sys.argv[3]))
+        worker(sys.argv[2], int(sys.argv[3]), sys.argv[4] == "real")
     elif len(sys.argv) > 1 and sys.argv[1] == "orderer":
         orderer(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
