@@ -146,7 +146,6 @@ def test_the_scheduler_and_the_worker_keep_their_loaded_games_out_of_full_collec
 @pytest.mark.parametrize("before", ["no lease yet", "a lease run out"])
 def test_two_schedulers_starting_at_once_take_the_lease_once_between_them(app, before):
     """Two hosts booting together: one scheduler gets the lease, the other becomes the standby (no error)."""
-    import threading
     from datetime import timedelta
 
     from app.db import get_engine, write_session
@@ -160,22 +159,31 @@ def test_two_schedulers_starting_at_once_take_the_lease_once_between_them(app, b
             if before == "a lease run out":
                 session.add(Meta(key=lease.KEY, value=json.dumps(
                     {"holder": "dead-host:1", "until": (utcnow() - timedelta(seconds=1)).isoformat()})))
-        start = threading.Barrier(2)
-        got: dict[str, object] = {}
-
-        def start_scheduler(holder: str) -> None:
-            start.wait()
-            try:
-                got[holder] = lease.acquire(app, holder)
-            except Exception as exc:  # noqa: BLE001 (the failure this test is about)
-                got[holder] = exc
-
-        threads = [threading.Thread(target=start_scheduler, args=(f"host-{k}:1",)) for k in (1, 2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
+        got = _acquire_at_once(app, ["host-1:1", "host-2:1"])
         assert sorted(map(str, got.values())) == ["False", "True"], f"attempt {attempt}: {got}"
         with write_session(get_engine(app)) as session:
             holder = json.loads(session.get(Meta, lease.KEY).value)["holder"]
         assert got[holder] is True, "the lease names the scheduler that was told it holds it"
+
+
+def _acquire_at_once(app, holders: list[str]) -> dict[str, object]:
+    """Each holder asks for the lease in a thread of its own, all released at the same instant: what each got
+    (True, False, or the exception raised)."""
+    import threading
+
+    start = threading.Barrier(len(holders))
+    got: dict[str, object] = {}
+
+    def start_scheduler(holder: str) -> None:
+        start.wait()
+        try:
+            got[holder] = lease.acquire(app, holder)
+        except Exception as exc:  # noqa: BLE001 (the failure the caller looks for)
+            got[holder] = exc
+
+    threads = [threading.Thread(target=start_scheduler, args=(holder,)) for holder in holders]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return got
