@@ -22,9 +22,7 @@ last line is the write's p90 during the storm against its p90 idle.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import time
 from datetime import timedelta
@@ -32,11 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib  # noqa: E402
-from cpu_group import IdleGroup  # noqa: E402
+import storm  # noqa: E402
 
 benchlib.ensure_env()
 
-HERE = Path(__file__).resolve().parent
 PARTS = ("post", "read", "write")
 #: the sizes ``--quick`` and ``--smoke`` set
 MODES = {"quick": {"orders": 60, "storm_games": 30, "load_games": 8},
@@ -88,27 +85,12 @@ def post_orders(client, reqs: list[tuple[str, bytes]], n: int, gap: float, timed
 
 
 def storm_phase(client, reqs, args, url: str, tick, timed: Timed) -> tuple[dict[str, list[float]], str]:
-    """``post_orders`` while ``storm.py`` storms ``url``; (the times, the storm's summary line)."""
-    group = IdleGroup("pbem-parts", enabled=not args.no_idle_group)
-    try:
-        cmd = [sys.executable, str(HERE / "storm.py"), "--external-db", url, "--tick", tick.isoformat(),
-               "--workers", str(args.render_workers)]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=group.preexec)
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if line.startswith("STORM START"):
-                break
+    """``post_orders`` while ``storm.py`` storms ``url`` (``storm.beside``); (the times, the storm's summary line)."""
+    with storm.beside(url, tick, idle_group=not args.no_idle_group, workers=args.render_workers) as res:
         times = post_orders(client, reqs, args.orders, args.gap, timed)
-        out = proc.stdout.read()
-        proc.wait()
-        where = group.describe()
-    finally:
-        group.close()
-    done = next((line for line in out.splitlines() if line.startswith("STORM DONE ")), "")
-    res = json.loads(done[len("STORM DONE "):]) if done else {}
     games = f"{args.storm_games} game{'' if args.storm_games == 1 else 's'}"
     return times, (f"{games}, {res.get('steps', '?')} steps resolved, {res.get('mails_received', '?')} mails "
-                   f"in {res.get('total', float('nan')):.1f} s, {where}")
+                   f"in {res.get('total', float('nan')):.1f} s, {res['group']}")
 
 
 def measure(args, url: str) -> tuple[dict[str, dict[str, list[float]]], str]:
@@ -124,8 +106,6 @@ def measure(args, url: str) -> tuple[dict[str, dict[str, list[float]]], str]:
     app = benchlib.make_app(url, None, REPORT_ISOLATE=False)
     now = utcnow().replace(microsecond=0)
     benchlib.create_games(app, args.storm_games, now)
-    import storm
-
     tick = storm.due_instant(app)
     load_games = benchlib.create_games(app, args.load_games, now + timedelta(days=60))  # not the storm's
     reqs = order_requests(app, load_games)

@@ -31,13 +31,16 @@ is the headline ratio; the exit status is 1 when a goal is missed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -222,8 +225,41 @@ def due_instant(app) -> datetime:
     return latest + timedelta(seconds=1)
 
 
+@contextlib.contextmanager
+def beside(db: str, tick: datetime, *, idle_group: bool = True, workers: int = 0) -> Iterator[dict]:
+    """This script storming ``db`` from ``tick`` in a process of its own (``external``), in an idle CPU group
+    as the scheduler's unit runs it, from its first resolution to the end of the block.  The dict yielded
+    gets the storm's summary and ``group`` (where it ran) once the block is over and the storm finished."""
+    from cpu_group import IdleGroup  # deferred: only the benches that storm beside their load need it
+
+    summary: dict = {}
+    group = IdleGroup("pbem-storm", enabled=idle_group)
+    proc = None
+    try:
+        proc = subprocess.Popen([sys.executable, __file__, "--external-db", db, "--tick", tick.isoformat(),
+                                 "--workers", str(workers)], stdout=subprocess.PIPE, text=True,
+                                preexec_fn=group.preexec)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("STORM START"):
+                break
+        yield summary
+        out = proc.stdout.read()
+        proc.wait()
+        summary["group"] = group.describe()
+    finally:
+        if proc is not None and proc.poll() is None:  # the block failed: no storm is left behind
+            proc.kill()
+            proc.wait()
+        group.close()
+    for line in out.splitlines():
+        if line.startswith("STORM DONE "):
+            summary.update(json.loads(line[len("STORM DONE "):]))
+
+
 def external(db: str, tick: str, workers: int) -> int:
-    """Storm an existing database (``submit_load.py`` runs this beside its web server)."""
+    """Storm an existing database (``beside``: ``submit_load.py`` and ``order_parts.py`` run it beside their
+    load)."""
     with benchlib.SmtpServer() as smtp:
         app = benchlib.make_app(db, smtp.port, create=False, RENDER_WORKERS=workers, REPORT_ISOLATE=False)
         from app.priority import background, settle_heap

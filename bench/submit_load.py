@@ -37,10 +37,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,7 +47,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib  # noqa: E402
-from cpu_group import IdleGroup  # noqa: E402
+import storm  # noqa: E402
 from disk_wait import DiskProbe, disk_wait  # noqa: E402
 from http_load import Gunicorn, closed_loop, http_request, open_loop  # noqa: E402
 
@@ -135,8 +133,6 @@ def measure(args, db: str) -> tuple[dict[str, dict], dict, float, int]:
     app = benchlib.make_app(db, None, REPORT_ISOLATE=False)
     now = utcnow().replace(microsecond=0)
     benchlib.create_games(app, args.storm_games, now)
-    import storm
-
     tick = storm.due_instant(app)
     # the games players post to: opened later, so the storm does not resolve them
     load_games = benchlib.create_games(app, args.load_games * 2, now + timedelta(days=60))
@@ -164,29 +160,13 @@ def measure(args, db: str) -> tuple[dict[str, dict], dict, float, int]:
 
 def storm_phase(targets: dict[str, tuple[int, list[bytes]]], args, db: str,
                 tick) -> tuple[dict[str, dict], dict, float]:
-    """``phase`` while ``storm.py`` storms ``db`` from ``tick`` in an idle CPU group, as the scheduler's
-    unit runs it.  (results by target, the storm's summary, seconds of load)."""
-    group = IdleGroup("pbem-storm", enabled=not args.no_idle_group)
-    try:
-        proc = subprocess.Popen([sys.executable, str(HERE / "storm.py"), "--external-db", db,
-                                 "--tick", tick.isoformat()], stdout=subprocess.PIPE, text=True,
-                                preexec_fn=group.preexec)
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if line.startswith("STORM START"):
-                break
+    """``phase`` while ``storm.py`` storms ``db`` from ``tick`` (``storm.beside``).  (results by target, the
+    storm's summary, seconds of load)."""
+    with storm.beside(db, tick, idle_group=not args.no_idle_group) as storm_res:
         t_storm = time.perf_counter()
         probe = DiskProbe(os.path.dirname(db) if "://" not in db else tempfile.gettempdir())
         busy = phase(targets, args, probe)
         during_load = time.perf_counter() - t_storm
-        out = proc.stdout.read()
-        proc.wait()
-        storm_res: dict = {"group": group.describe()}
-    finally:
-        group.close()
-    for line in out.splitlines():
-        if line.startswith("STORM DONE "):
-            storm_res.update(json.loads(line[len("STORM DONE "):]))
     return busy, storm_res, during_load
 
 

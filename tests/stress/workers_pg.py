@@ -17,9 +17,10 @@ often several a step, and writes down each one the form acknowledged (its
 from the seed), no acknowledged order lost (a seat's last acknowledged order of
 a step is the one its step applied), every mail in the outbox sent, every mail
 received (a resend after a kill carries the same Message-ID), every report mail
-received with its PDF attached, no queued mail left unbuilt.  PDF rendering is
-stubbed (a small PDF; real renders are the render pool's tests and the storm
-bench's).
+received with its PDF attached, no queued mail left unbuilt, no child process
+that exited by itself.  PDF rendering is stubbed (a small PDF) unless
+``--real-pdf`` asks the workers to render each report, so that a kill can land
+mid-render.
 """
 
 from __future__ import annotations
@@ -123,13 +124,17 @@ def orderer(url: str, ack_file: str, seed: str) -> None:
         time.sleep(0.05)
 
 
+#: each child's output file, by its process id
+LOGS: dict[int, str] = {}
+
+
 def _spawn(logs: str, *args: str) -> subprocess.Popen:
     """A child process of this script (``args[0]``: its role), its output in a file under ``logs``."""
-    log = open(os.path.join(logs, f"{args[0]}-{len(os.listdir(logs))}.log"), "w")  # noqa: SIM115 (the child's)
-    proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), *args], cwd=ROOT, stdout=log,
-                            stderr=subprocess.STDOUT)
-    proc.log = log.name  # type: ignore[attr-defined]
-    log.close()
+    path = os.path.join(logs, f"{args[0]}-{len(LOGS)}.log")
+    with open(path, "w") as log:
+        proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), *args], cwd=ROOT, stdout=log,
+                                stderr=subprocess.STDOUT)
+    LOGS[proc.pid] = path
     return proc
 
 
@@ -138,9 +143,9 @@ def _died(procs: list[subprocess.Popen], killed: set[int]) -> list[str]:
     out = []
     for p in procs:
         if p.pid not in killed and p.poll() is not None:
-            with open(p.log) as fh:  # type: ignore[attr-defined]
+            with open(LOGS[p.pid]) as fh:
                 tail = fh.read().strip().splitlines()[-3:]
-            out.append(f"{os.path.basename(p.log)} exited by itself ({p.returncode}): {' | '.join(tail)}")  # type: ignore[attr-defined]
+            out.append(f"{os.path.basename(LOGS[p.pid])} exited by itself ({p.returncode}): {' | '.join(tail)}")
     return out
 
 
