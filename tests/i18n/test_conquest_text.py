@@ -226,6 +226,19 @@ def test_no_english_word_in_a_translated_game(emitted, lang):
     assert not leaks, "\n".join(f"{w}: {t}" for w, t in sorted(leaks.items())[:30])
 
 
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+def test_no_seat_code_in_what_a_player_reads(emitted, lang):
+    """Events, prompts and refusals name a commander as the page does ("Διοικητής 3"), never "P3";
+    only the refusal of an unknown seat repeats the code it was sent."""
+    word = {"en": "Commander", "pt": "Comandante", "el": "Διοικητής"}[lang]
+    named = 0
+    for m in {repr(m): m for m in emitted if m["msg"] != "refuse.unknown_seat"}.values():
+        text = gametext.render("conquest", m, lang)
+        assert not re.search(r"\bP\d\b", text), f"{m['msg']}: {text}"
+        named += word in text
+    assert named > 100
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_board_reads_in_the_readers_language(lang):
     rng = random.Random(3)

@@ -50,7 +50,7 @@ from typing import Any
 from app.games.base import BaseRules, Event, Order, State, deep_copy
 from app.games.conquest import board, bot, checks, data, engine, flow, notation, prompts, views
 from app.games.conquest.bot import random_turn_order
-from app.games.conquest.state import clamp_options, robot_seat_ids, seat_ids, setup_state
+from app.games.conquest.state import clamp_options, label, robot_seat_ids, seat_ids, setup_state
 from app.games.conquest.text import TEXT
 from app.games.options import flag, known, one_of, whole
 from app.games.text import Msg, Render, msg, name
@@ -117,7 +117,7 @@ class ConquestRules(BaseRules):
         events: list[Event] = []
         for seat in self.owed(state):
             if seat not in orders_by_seat:
-                raise TEXT.refuse("refuse.owes", seat=seat)
+                raise TEXT.refuse("refuse.owes", seat=label(state, seat))
             order = deep_copy(orders_by_seat[seat])
             checks.check(new, seat, order)
             flow.apply(new, seat, order, rng, events)

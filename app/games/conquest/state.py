@@ -65,8 +65,9 @@ def robot_seat_ids(options: dict[str, Any]) -> list[str]:
 
 
 def label(state: State, seat: str) -> Msg:
-    """A commander: "P1 (Red)", its colour from the glossary."""
-    return msg("seat", seat=seat, colour=name("colour", state["colour"][seat]))
+    """A commander as players read it everywhere: "Commander 1 (Red)", its name and colour from the
+    glossary (``seat.P1``, the platform's ``seat_name`` too), never the seat's code."""
+    return msg("seat", seat=name("seat", seat), colour=name("colour", state["colour"][seat]))
 
 
 def tname(t: str, form: str = "") -> Msg:

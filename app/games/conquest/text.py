@@ -71,7 +71,7 @@ TEXT = Catalogue("conquest", [
     TN("event.trade_bonus", "{seat} trades {cards}: trade {trades} worth {n} army; +2 armies on {territory}.",
        "{seat} trades {cards}: trade {trades} worth {n} armies; +2 armies on {territory}."),
     T("event.place", "{seat} places {where}."),
-    T("event.attack", "{seat} attacks {b} ({defender}) from {a}: {att} against {dfn}; "
+    T("event.attack", "{seat} attacks {b}, held by {defender}, from {a}: {att} against {dfn}; "
                       "attacker loses {al}, defender loses {dl}."),
     T("event.conquers", "{seat} conquers {territory}."),
     T("event.halts", "{seat} halts the attack on {territory}."),

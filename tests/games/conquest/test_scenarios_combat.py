@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app.games.base import IllegalOrder
 from app.games.conquest import RULES
+from app.i18n import gametext
 
 from .helpers import Dice, play, scenario, seat, texts
 
@@ -172,3 +175,22 @@ def test_t29_links_air_edge_and_sea(a, b, ok):
     else:
         with pytest.raises(IllegalOrder, match="are not neighbours"):
             RULES.validate(s, seat(s, "Red"), order)
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "Commander"), ("el", "Διοικητής"), ("pt", "Comandante")])
+def test_the_log_names_commanders_as_the_page_does(lang, word):
+    """The log (page, mails, report) names a seat "Commander 3" as the page's header does, never "P3"."""
+    s = scenario(owners={"GER": "Red", "POL": "Blue"}, armies={"GER": 7, "POL": 1})
+    red, blue = seat(s, "Red"), seat(s, "Blue")
+    _, ev = play(s, "Red", "ATTACK GER POL", Dice(2, 2, 1, 1))
+    log = " ".join(gametext.render("conquest", e["text"], lang) for e in ev)
+    assert f"{word} {red[1:]}" in log and f"{word} {blue[1:]}" in log
+    assert not re.search(r"\bP\d\b", log), log
+    with pytest.raises(IllegalOrder) as refused:
+        RULES.validate(s, blue, {"type": "END_TURN"})
+    with pytest.raises(IllegalOrder) as owes:
+        RULES.resolve(s, {}, Dice())
+    for said in (gametext.render("conquest", e.value.message, lang) for e in (refused, owes)):
+        assert f"{word} {red[1:]}" in said and red not in said
+    if lang == "en":
+        assert f"Commander {red[1:]} (Red) attacks Poland, held by Commander {blue[1:]} (Blue), from Germany" in log

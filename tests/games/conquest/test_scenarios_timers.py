@@ -180,7 +180,7 @@ def test_t27_three_missed_turns_hand_the_seat_to_full_auto_command():
     # Red's round-7 turn is played at once by the AI when Blue ends round 6: nobody waits for Red
     s, ev = _blue_plays(s)
     assert s["round"] == 7 and s["current"] == blue and red not in RULES.owed(s)
-    assert f"Auto-command plays the turn of {red} (Red)" in texts(ev)
+    assert f"Auto-command plays the turn of Commander {red[1:]} (Red)" in texts(ev)
     assert s["status"][red] == "FULL_AUTO"
     with pytest.raises(IllegalOrder, match="It is not your turn"):
         RULES.validate(s, red, {"type": "END_TURN"})
@@ -207,7 +207,7 @@ def test_full_auto_command_attacks():
     red = seat(s, "Red")
     s["status"][red], s["timeouts"][red] = "FULL_AUTO", 3
     s, ev = play(s, "Blue", "END_TURN", Dice(*([6] * 60 + [1] * 60)))
-    assert f"{red} (Red) attacks" in texts(ev) and s["current"] == seat(s, "Blue")
+    assert f"Commander {red[1:]} (Red) attacks" in texts(ev) and s["current"] == seat(s, "Blue")
 
 
 def test_resume_or_abandon_refused_change_nothing():

@@ -44,6 +44,11 @@ def _events(app, g, since_step=0):
         return [e.text for e in rows if e.to is None]
 
 
+def _named(seat):
+    """How the log names a seat: "Commander 2 (" for P2, never its code."""
+    return f"Commander {seat[1:]} ("
+
+
 def _page(client, who):
     return client.get(path_of(who["link"])).get_data(as_text=True)
 
@@ -97,7 +102,7 @@ def test_three_missed_turns_hand_the_seat_to_full_auto_command_and_nobody_waits_
     x, y = game["X"], game["Y"]
     hand_to_full_auto(app, client, runner, game)
     row = _row(app, game)
-    assert row.state["timeouts"][x["seat"]] == 3 and f"{x['seat']} (" in " ".join(_events(app, game))
+    assert row.state["timeouts"][x["seat"]] == 3 and _named(x["seat"]) in " ".join(_events(app, game))
     assert "passes to full auto-command" in " ".join(_events(app, game))
     page = _page(client, x)  # while the game runs (Y may win within the rounds below)
     assert "Nothing owed by you now" in page and "Your seat is under auto-command" in page
@@ -115,8 +120,8 @@ def test_three_missed_turns_hand_the_seat_to_full_auto_command_and_nobody_waits_
             break
         assert set(row.owed) == {y["seat"]} and row.state["round"] == round_ + 1
         texts = _events(app, game, before)
-        assert f"Auto-command plays the turn of {x['seat']}" in " ".join(texts)
-        attacks += sum(t.startswith(f"{x['seat']} (") and " attacks " in t for t in texts)
+        assert f"Auto-command plays the turn of {_named(x['seat'])}" in " ".join(texts)
+        attacks += sum(t.startswith(_named(x["seat"])) and " attacks " in t for t in texts)
     assert attacks > 0, "the full auto-command never attacked"
     with Session(get_engine(app)) as s:
         steps = s.exec(select(Step).where(Step.game_id == x["game"])).all()
@@ -187,7 +192,7 @@ def test_abandon_on_turn_from_the_page_lets_the_ai_finish_the_turn(app, client, 
     assert resp.status_code == 303
     row = _row(app, game)
     assert row.state["status"][owner["seat"]] == "ABANDONED" and set(row.owed) == {idle["seat"]}
-    assert f"{owner['seat']} (" in " ".join(t for t in _events(app, game) if " places " in t)
+    assert _named(owner["seat"]) in " ".join(t for t in _events(app, game) if " places " in t)
 
 
 def test_the_anytime_form_shows_nothing_of_the_other_seat(app, client, runner, game):
