@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from app.games.empire.text import TEXT, tribute_name
+from app.games.empire.text import TEXT, tribute_name, troops_by_group
 from app.games.text import Render, msg, name
 
 CELL_W, CELL_H, GAP, PAD = 196, 216, 8, 10
@@ -86,8 +86,8 @@ def _cell(p: dict[str, Any], troops: list[dict[str, Any]], x: float, y: float, t
     out = []
     colour = p.get("owner_colour")
     fill = f"url(#pat-{colour})" if colour else "#ffffff"
-    ids = ", ".join(t["id"] for t in troops)
-    out.append(f'<g><title>{escape(tr(p["name"]))}{": " + escape(ids) if ids else ""}</title>')
+    here = tr(troops_by_group([t["id"] for t in troops])) if troops else ""
+    out.append(f'<g><title>{escape(tr(p["name"]))}{": " + escape(here) if here else ""}</title>')
     out.append(f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" rx="6" fill="{fill}" '
                f'stroke="#000" stroke-width="{3 if p.get("centre") else 1.2}"/>')
     out.append(f'<rect x="{x + 4}" y="{y + 4}" width="{CELL_W - 8}" height="{CELL_H - 8}" rx="4" '

@@ -82,13 +82,17 @@ def _answer(state: State, seat: str) -> Text:
     res = state["players"][seat]["res"]
     fields = []
     for o in offers:
-        desc = msg("field.answer_offer", seat=who(state, o["from"]),
-                   give=amount(o["give_n"], o["give"]), get=amount(o["get_n"], o["get"]))
-        choices = [choice(f"DECLINE OFFER {o['id']}", msg("choice.decline"))]
+        terms = {"seat": who(state, o["from"]), "give": amount(o["give_n"], o["give"]),
+                 "get": amount(o["get_n"], o["get"])}
+        decline = choice(f"DECLINE OFFER {o['id']}", msg("choice.decline"))
         if res[o["get"]] >= o["get_n"]:
-            choices.insert(0, choice(f"ACCEPT OFFER {o['id']}", msg("choice.accept")))
-        fields.append({"name": f"answer_{o['id']}", "label": desc, "type": "choice", "required": False,
-                       "choices": choices, "code": o["id"]})
+            fields.append({"name": f"answer_{o['id']}", "label": msg("field.answer_offer", **terms),
+                           "type": "choice", "required": False, "code": o["id"],
+                           "choices": [choice(f"ACCEPT OFFER {o['id']}", msg("choice.accept")), decline]})
+        else:  # one choice, and why: "(none)" beside "decline" would be two ways to say the same
+            have = amount(res[o["get"]], o["get"])
+            fields.append({"name": f"answer_{o['id']}", "label": msg("field.answer_offer_cannot", **terms, have=have),
+                           "type": "choice", "code": o["id"], "choices": [decline]})
     for p in pacts:
         desc = msg("field.answer_pact", seat=who(state, p["from"]), province=province(p["province"]))
         choices = [choice(f"ACCEPT PACT {p['id']} PROVINCE {q}", msg("choice.accept_pact", province=province(q)))

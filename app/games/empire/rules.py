@@ -117,6 +117,11 @@ class EmpireRules(BaseRules):
     def format(self, order: dict[str, Any]) -> str:
         return format_order(canonical(order))
 
+    def seat_label(self, state: State, seat: str) -> Msg:
+        """A seat as players read it everywhere: its colour and its platform name, "GREEN (Player 3)"
+        (the platform's own ``seat.P3`` cannot see the state, so not the colour)."""
+        return msg("seat.named", colour={"msg": f"colour.{state['colour'][seat]}"}, seat={"msg": f"seat.{seat}"})
+
     def order_words(self, order: dict[str, Any]) -> Any:
         """An order told in words (what was played for a seat): each line, not its notation."""
         return order_in_words(order)

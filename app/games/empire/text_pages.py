@@ -156,6 +156,9 @@ ENTRIES = [
     T("field.pact", "Pact proposal: with whom, protecting which of your provinces (none: no pact)"),
     T("choice.pact", "with {seat}: {province}"),
     T("field.answer_offer", "Offer from {seat}: they give {give}, you give {get} (none: declined)"),
+    # an offer asking for more than the player holds: the field's only choice is "decline"
+    T("field.answer_offer_cannot", "Offer from {seat}: they give {give}, you give {get}. You cannot accept: "
+                                   "you have {have}"),
     T("field.answer_pact", "Pact from {seat}: protects their {province}; name one of yours (none: declined)"),
     T("choice.accept", "accept"),
     T("choice.decline", "decline"),
@@ -198,6 +201,8 @@ ENTRIES = [
     T("page.offer_open", "gives {give}, wants {get}"),
     T("page.to_remove", "Troops still to remove (turn 7)"),
     T("page.players", "Players"),
+    # a seat named so that it matches both the board's colours and the platform's "Player 3"
+    T("seat.named", "{colour} ({seat})"),
     T("page.you", "(you)"),
     T("page.eliminated", "(eliminated)"),
     TN("page.partners", "{n} partner", "{n} partners"),

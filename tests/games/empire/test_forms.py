@@ -125,14 +125,14 @@ def test_a_move_for_a_heavy_troop_not_built_is_refused_and_nothing_is_stored(app
     assert _orders(app, made["game"]) == before and _owed(app, made["game"])[0] == step
 
 
-def test_forms_name_things_and_the_notation_stays_in_tooltips(app, client, runner):
+def test_forms_name_things_and_no_tooltip_shows_the_notation(app, client, runner):
     made = create_game(runner, "empire", ("a@example.org", "b@example.org"), "--option", "players=2")
     html = client.get(path_of(blue_first(app, made)[0])).get_data(as_text=True)
     form = html[html.index('class="g-empire e-forms"'):html.index("</script>", html.index('class="g-empire e-forms"'))]
     shown = re.sub(r"<[^>]+>", " ", form.split("<script>")[0])
     assert "Trade offer 1" in shown and "2 Wood" in shown and "with YELLOW: 1 (Bluehold)" in shown
     assert "GIVE" not in shown and "PACT YELLOW" not in shown
-    assert 'title="PACT YELLOW PROVINCE 1"' in form
+    assert "title=" not in form.split("<script>")[0]
 
 
 # ------------------------------------------------------------ the dependent choices are exactly the legal ones

@@ -1,6 +1,6 @@
 """Empire's seat page as Greek and Portuguese players see it, on a phone and a desk: nothing
 scrolls sideways, and the page names things (provinces, resources, objectives, troops' kinds)
-instead of the notation's codes, which stay in the notation help and tooltips.
+instead of the notation's codes, which stay in the notation help.
 Screenshots ``empire-seat-<lang>-<size>``."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 #: codes of the notation a player's page must not show as text (outside the notation help):
 #: resources, buildings, objectives, setback cards, "2H", troops', offers' and pacts' ids (B-S1, B-O1,
-#: B-PACT: the page names them, "Blue troop 1"; the ids stay in tooltips)
+#: B-PACT: the page names them, "Blue troop 1")
 CODES = re.compile(r"\b(GOLD|WOOD|STONE|IRON|FOOD|POP|INF|WALL|HEAVY|(?<!-)O[1-8]|(?<!-)S[0-2][0-9]|\d+H"
                    r"|[BGYR]-(?:[SH][0-9]+|O[0-9]|PACT))\b")
 
