@@ -28,6 +28,7 @@ from app.logs import RedactingRequestHandler
 from app.mail import deliver_pending
 from app.mailin.cli import register as register_mailin
 from app.models import Game, Player, Seat
+from app.turns.store import player_by_address
 from app.verify import verify_command
 from app.web.worker import start_worker
 from jobs import init_scheduler, jobs_cli
@@ -58,7 +59,7 @@ def create(slug: str, players: list[str], bot: bool, options: dict, hours: float
             out.append(entry)
         result = {"game": game.id, "seats": out, "gm_link": gm_link(game), "seed_hash": game.seed_hash}
         if gm_email:
-            gm = session.exec(select(Player).where(Player.email == gm_email.strip())).first()
+            gm = player_by_address(session, gm_email)
             if gm is not None:
                 result["gm_home"] = prefs_link(gm)  # every game this GM runs, on one page
     return result
@@ -113,6 +114,8 @@ def mail_deliver() -> None:
 @click.option("--port", default=5000, type=int)
 def demo(email: str, serve: bool, host: str, port: int) -> None:
     """Create demo games (bots in every seat but yours) and print their links."""
+    if serve:
+        follow_port(current_app, host, port)
     lines = create_demo_games(email)
     for line in lines:
         click.echo(line)
@@ -128,7 +131,21 @@ def demo(email: str, serve: bool, host: str, port: int) -> None:
 @click.option("--port", default=5000, type=int)
 def serve(host: str, port: int) -> None:
     """Run the web server with the scheduler in one process (the embedded default)."""
+    follow_port(current_app, host, port)
     serve_forever(current_app._get_current_object(), host, port)  # type: ignore[attr-defined]
+
+
+#: ``BASE_URL`` when no configuration sets it: the embedded server's default address
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+
+
+def follow_port(app: Flask, host: str, port: int) -> None:
+    """Links in mails and reports point at the address being served when no ``BASE_URL`` was configured
+    (a demo on ``--port 5101`` mails links to port 5101, not to the default 5000)."""
+    if str(app.config["BASE_URL"]).rstrip("/") != DEFAULT_BASE_URL:
+        return
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # noqa: S104  # nosec B104 (no bind: a name for links)
+    app.config["BASE_URL"] = f"http://{f'[{shown}]' if ':' in shown else shown}:{port}"
 
 
 def serve_forever(app: Flask, host: str, port: int) -> None:

@@ -34,14 +34,23 @@ class PolicyError(ValueError):
     """A deadline policy that cannot work (bad zone, clock or weekdays)."""
 
 
+def known_zone(name: object) -> bool:
+    """Whether ``name`` is an IANA time zone this machine knows (any other value: False, never an error)."""
+    if not isinstance(name, str) or not name or len(name) > 64:
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return False
+    return True
+
+
 def check_policy(policy: dict[str, Any]) -> dict[str, Any]:
     """The policy, validated; raises ``PolicyError`` with a GM-readable message."""
     if not isinstance(policy, dict):
         raise PolicyError("the deadline policy must be a JSON object")
     tz = policy.get("timezone", "UTC")
-    try:
-        ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError, TypeError):
+    if not known_zone(tz):
         raise PolicyError(f"unknown time zone {tz!r} (use an IANA name like Europe/Lisbon)") from None
     if "clock" in policy and policy["clock"] is not None:
         _clock(policy["clock"])

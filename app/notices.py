@@ -59,12 +59,19 @@ def notice(slug: str, game_id: int, step_no: int, now: datetime, template: str, 
 
 
 def order_words(prompt: dict[str, Any] | None, order: dict[str, Any], notation: str, rules: Any = None) -> Any:
-    """An order as the player's form names it: the form's label, then each value's label.
+    """An order in words: the game's own words for it (``rules.order_words(order)``, a message, when
+    the game has them: they read better than its form's labels, and an order sent in the notation
+    has them too), else as the player's form names it: the form's label, then each value's label.
 
-    ``{"parts": [...]}`` (rendered joined by " · " in the reader's language); when no form of
-    ``prompt`` draws this order (a bot's, a default order in the notation), the game's own words
-    for it (``rules.order_words(order)``, a message, when the game has them), else the notation.
+    ``{"parts": [...]}`` (rendered joined by " · " in the reader's language); when neither tells the
+    order (a bot's, a default order in the notation, with no form of ``prompt`` drawing it), the notation.
     """
+    told = getattr(rules, "order_words", None)
+    if told is not None:
+        try:
+            return told(order)
+        except IllegalOrder:
+            pass
     for form in (prompt or {}).get("forms") or []:
         base = form.get("base") or {}
         fields = {f.get("name"): f for f in form.get("fields") or []}
@@ -76,12 +83,6 @@ def order_words(prompt: dict[str, Any] | None, order: dict[str, Any], notation: 
             if fname in order:
                 parts.extend(_value_words(field, order[fname]))
         return {"parts": parts} if parts else notation
-    told = getattr(rules, "order_words", None)
-    if told is not None:
-        try:
-            return told(order)
-        except IllegalOrder:
-            pass
     return notation
 
 

@@ -26,7 +26,7 @@ from app.kinds import GameStatus
 from app.models import Event, Game, MailJob, Player, Report, Seat, Step, iso
 from app.outbox import mail_row, queue_mail, queue_row
 from app.report_html import map_view
-from app.seats import game_seats
+from app.seats import bot_seats, game_seats
 from app.tokens import LINK_PLACEHOLDER
 
 
@@ -85,6 +85,7 @@ def report_context(
             "id": game.id, "slug": game.slug, "title": game.title, "step_no": step_no,
             "turn_key": turn_key, "status": status, "seed_hash": game.seed_hash,
             "seed": game.seed if finished else None, "options": game.options, "press": game.press,
+            "bots": bot_seats(session, game.id),
         },
         "seat": seat.seat,
         "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC",

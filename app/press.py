@@ -42,6 +42,7 @@ from app.models import Game, GmAction, Player, Press, Seat, iso
 from app.notices import Refusal, notice
 from app.outbox import queue_mail
 from app.tokens import LINK_PLACEHOLDER
+from app.usertext import clean
 
 
 class PressMode(StrEnum):
@@ -138,7 +139,7 @@ def send(session: Session, game: Game, seat: Seat, to: list[str] | None, text: s
     :raises Refusal: press is not allowed now, the text is empty or too long, a
         recipient is not a seat of the game, or the seat sent too much lately.
     """
-    text = text.replace("\r\n", "\n").strip()
+    text = clean(text).strip()
     seats = {s.seat: s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
     if to is not None:
         to = sorted({t for t in to if t != seat.seat})

@@ -31,6 +31,11 @@ def game_seats(session: Session, game_id: int | None) -> list[Seat]:
     return rows if rows is not None else _read(session, game_id)
 
 
+def bot_seats(session: Session, game_id: int | None) -> list[str]:
+    """The seats the platform's bots play (a board names them as played by the machine, not by a person)."""
+    return [s.seat for s in game_seats(session, game_id) if s.is_bot]
+
+
 @contextlib.contextmanager
 def read_once(session: Session, game_id: int | None) -> Iterator[list[Seat]]:
     """Within this block ``game_seats(session, game_id)`` answers from one read (no seat is added meanwhile)."""

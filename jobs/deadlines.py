@@ -37,6 +37,7 @@ def sweep(app: Flask) -> None:
         summary = turns.process_due(get_engine(app), now, max_attempts=app.config["MAX_ATTEMPTS"])
         with write_session(get_engine(app)) as session:
             leagues = advance(session, now)
+            turns.end_agreed_pauses(session, now, cap_hours=float(app.config["GM_MAX_EXTENSION_HOURS"]))
         _stamp(app, now)
         took = time.monotonic() - started
         if summary["steps"] or any(leagues.values()):

@@ -35,6 +35,7 @@ from typing import Any
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, force_locale, gettext, lazy_gettext, ngettext
 
+from app.games import get_rules
 from app.games.text import name
 from app.i18n import gametext
 from app.i18n.lang import DEFAULT, LANGUAGE_NAMES, LANGUAGES, TRANSLATIONS, current_language, normalize
@@ -84,10 +85,16 @@ def game_text_filter(text: Any, slug: str | None = None) -> str:
     return str(text)
 
 
-def seat_name_filter(seat: Any, slug: str | None = None) -> str:
-    """Jinja filter: a seat as the game names it in the current language ("RED" -> "Vermelho")."""
+def seat_name_filter(seat: Any, slug: str | None = None, state: Any = None) -> str:
+    """Jinja filter: a seat as the game names it in the current language ("RED" -> "Vermelho").
+
+    With the game's ``state``, a game whose seats take their names from it (``seat_label``: Empire's
+    colours, dealt at setup) names the seat as its board does ("VERDE (Jogador 3)")."""
     if not seat:
         return ""
+    label = getattr(get_rules(slug), "seat_label", None) if slug and state is not None else None
+    if label is not None:
+        return gametext.render(slug or "", label(state, str(seat)), current_language())
     return gametext.render(slug or "", name("seat", str(seat)), current_language())
 
 

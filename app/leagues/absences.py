@@ -40,16 +40,16 @@ def declare(session: Session, player_id: int, start: datetime, end: datetime, no
     :raises ValueError: in the past, backwards, or beyond the yearly allowance.
     """
     if end <= start:
-        raise Refusal(N_("the absence must end after it starts"))
+        raise Refusal(N_("The absence must end after it starts."))
     if start < now - timedelta(hours=1):
-        raise Refusal(N_("absences are declared in advance, not for the past"))
+        raise Refusal(N_("Absences are declared in advance, not for days already past."))
     limit = allowance(session, player_id)
     for year in range(start.year, end.year + 1):
         y0 = start.replace(year=year, month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
         y1 = y0.replace(year=year + 1)
         part = (min(end, y1) - max(start, y0)).total_seconds() / 86400
         if part > 0 and days_used(session, player_id, year) + part > limit + 1e-9:
-            raise Refusal(N_("that would be more than {limit} days away in {year}"), limit=limit, year=year)
+            raise Refusal(N_("That would be more than {limit} days away in {year}."), limit=limit, year=year)
     absence = Absence(player_id=player_id, start=start, end=end, created_at=now)
     session.add(absence)
     session.flush()

@@ -23,6 +23,7 @@ from app.leagues import pairing, ratings
 from app.models import Game, League, LeagueGame, LeagueMember, Player, Rating, Season, Seat, utcnow
 from app.notices import Refusal
 from app.tokens import derive_token, hash_token, new_salt
+from app.usertext import shown
 
 
 def _key() -> str:
@@ -70,9 +71,8 @@ def create_league(session: Session, name: str, game_slug: str, *, options: dict[
 
 def add_member(session: Session, league: League, email: str) -> LeagueMember:
     """Add a player by address (joining twice is harmless)."""
-    email = email.strip()
-    if "@" not in email or len(email) > 254 or any(c in email for c in "\r\n <>"):
-        raise Refusal(N_("{email} is not an e-mail address"), email=repr(email))
+    if not turns.is_address(email):
+        raise Refusal(N_("{email} is not an e-mail address."), email=shown(email))
     player = turns.get_or_create_player(session, email)
     member = session.exec(select(LeagueMember).where(LeagueMember.league_id == league.id,
                                                      LeagueMember.player_id == player.id)).first()

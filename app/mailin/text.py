@@ -10,6 +10,8 @@ import unicodedata
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
+from app.usertext import clean
+
 MAX_ORDER_CHARS = 4000
 
 _BLOCK_TAGS = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "table",
@@ -288,7 +290,9 @@ def order_text(text: str) -> str:
 
 
 def quote(text: str, limit: int = 2000) -> str:
-    """Text quoted for an answer (``> `` lines), cut to ``limit`` characters."""
+    """Text quoted for an answer (``> `` lines), cut to ``limit`` characters (``usertext.clean``: a quoted
+    placeholder fills no link, a quoted override turns no line)."""
+    text = clean(text)
     if len(text) > limit:
         text = text[:limit] + " [...]"
     lines = text.split("\n")[:40] or [""]

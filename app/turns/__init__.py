@@ -25,20 +25,23 @@ on the module that calls it (``app.turns.resolve``, ``app.turns.setup``,
 
 from __future__ import annotations
 
-from app.turns import control, forms, intake, orders, resolve, setup, store
-from app.turns.control import (
-    Refused,
+from app.turns import consent, control, forms, intake, orders, resolve, setup, store
+from app.turns.consent import (
     ask_pause,
     consent_to_pause,
+    end_agreed_pauses,
+    open_pause_request,
+    pause_consents,
+    pause_voters,
+)
+from app.turns.control import (
+    Refused,
     extend,
     extension_left,
     gm_plays,
     new_link,
     new_settings_link,
-    open_pause_request,
     pause,
-    pause_consents,
-    pause_voters,
     replace_player,
     resolve_now,
     resume,
@@ -68,14 +71,15 @@ from app.turns.resolve import (
     resolve_step,
 )
 from app.turns.setup import NewGame, Opened, create_game, open_game
-from app.turns.store import StepClosed, current_orders, get_or_create_player, locked_game
+from app.turns.store import StepClosed, current_orders, get_or_create_player, is_address, locked_game
 
 __all__ = [
     "DEADLINE_LISTENERS", "MAX_STEPS_PER_TICK", "YIELD_SECONDS",
     "NewGame", "Opened", "Outcome", "Problem", "Refused", "StepClosed", "Taken",
-    "accept_anytime", "accept_order", "anytime_prompt", "ask_pause", "consent_to_pause", "control",
-    "count_attempt", "create_game", "current_orders", "decision_unchanged", "due_games", "extend",
-    "extend_overdue", "extension_left", "forms", "gm_plays", "get_or_create_player", "intake", "is_anytime_order",
+    "accept_anytime", "accept_order", "anytime_prompt", "ask_pause", "consent", "consent_to_pause", "control",
+    "count_attempt", "create_game", "current_orders", "decision_unchanged", "due_games", "end_agreed_pauses", "extend",
+    "extend_overdue", "extension_left", "forms", "gm_plays", "get_or_create_player", "intake", "is_address",
+    "is_anytime_order",
     "locked_game", "new_link", "new_settings_link", "open_game", "open_pause_request", "orders", "pause",
     "pause_consents",
     "pause_voters", "process_due", "process_game", "record_failure", "replace_player", "resolve",

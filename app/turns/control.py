@@ -5,6 +5,9 @@ seat over, give a seat a new link, and the players' consent to a pause asked by
 a GM who also plays.  Every change of time is logged as a ``GmAction`` and told
 to the players in the game log.
 
+Extensions and pauses use the GM time capped per game (``cap_hours``): with none
+left a pause is refused, and a resume moves the deadline by at most what was left.
+
 Who commits: every function here takes a session inside a write transaction
 (``db.write_session``) and at most flushes; the caller commits (and, after
 ``resolve_now``, runs ``resolve.process_game``).
@@ -23,7 +26,7 @@ from app.kinds import GameStatus, GmActionKind
 from app.links import issue_prefs_token, issue_seat_token
 from app.models import Game, GmAction, Player, Seat, iso, utcnow
 from app.notices import Refusal, notice, seat_name
-from app.turns.store import get_or_create_player, id_of
+from app.turns.store import address_key, get_or_create_player, id_of, is_address
 
 #: What the players read in the game log after a GM action.
 _TOLD = {
@@ -32,6 +35,11 @@ _TOLD = {
     GmActionKind.RESUME: N_("The GM resumed the game."),
     GmActionKind.RESOLVE: N_("The GM closed the turn early: missing orders get their defaults."),
 }
+
+#: Why the GM may not pause or extend any more.
+NO_TIME_LEFT = N_("No GM time is left in this game: it can no longer be extended or paused.")
+#: The shortest extension or pause, in hours (six minutes).
+MIN_HOURS = 0.1
 
 #: Why a GM who also plays may not do an action: in a game they play, a GM has a player's powers only.
 _PLAYER_ONLY = {
@@ -49,17 +57,20 @@ class Refused(Refusal):
     """The action may not be done now; the message says why (shown to the GM or player)."""
 
 
-def gm_seats(session: Session, game: Game) -> set[str]:
-    """The seats of a game played by its GM (by e-mail address); empty when the GM does not play."""
-    gm = (game.gm_email or "").strip().lower()
-    if not gm:
-        return set()
-    out = set()
+def holders(session: Session, game: Game) -> dict[str, str]:
+    """The address (lower case) of the player of each seat a player holds."""
+    out = {}
     for seat in session.exec(select(Seat).where(Seat.game_id == game.id)).all():
         player = session.get(Player, seat.player_id) if seat.player_id else None
-        if player is not None and player.email.strip().lower() == gm:
-            out.add(seat.seat)
+        if player is not None:
+            out[seat.seat] = address_key(player.email)
     return out
+
+
+def gm_seats(session: Session, game: Game) -> set[str]:
+    """The seats of a game played by its GM (by e-mail address); empty when the GM does not play."""
+    gm = address_key(game.gm_email or "")
+    return {seat for seat, email in holders(session, game).items() if gm and email == gm}
 
 
 def gm_plays(session: Session, game: Game) -> bool:
@@ -114,55 +125,86 @@ def extension_left(session: Session, game: Game, cap_hours: float) -> float:
 def extend(session: Session, game: Game, hours: float, now: datetime, *, cap_hours: float) -> None:
     """Move the deadline later by ``hours`` (capped per game).
 
-    :raises Refused: the cap would be passed, or the GM plays in this game.
+    :raises Refused: the game is not running or paused, ``hours`` is not a positive number within the
+        GM time left, or the GM plays in this game.
     """
     check_gm_may(session, game, GmActionKind.EXTEND)
-    if game.deadline is None:
-        return
-    left = extension_left(session, game, cap_hours)
-    if hours > left:
-        raise Refused(N_("GM extensions are capped: {hours:g} hours left in this game."), hours=left)
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or game.deadline is None:
+        raise Refused(N_("Only a running or paused game can have its deadline extended."))
+    check_hours(hours, extension_left(session, game, cap_hours))
     game.deadline = game.deadline + timedelta(hours=hours)
     log_action(session, game, GmActionKind.EXTEND, now, hours=hours, detail=f"deadline now {iso(game.deadline)}")
     session.add(game)
 
 
-def pause(session: Session, game: Game, now: datetime) -> bool:
+def check_hours(hours: float, left: float) -> None:
+    """Refuse GM time (an extension, a pause asked for) that is not a number of hours from ``MIN_HOURS`` to ``left``.
+
+    :raises Refused: no GM time is left, ``hours`` is not at least ``MIN_HOURS``, or more than ``left``.
+    """
+    if left < MIN_HOURS:
+        raise Refused(NO_TIME_LEFT)
+    if not MIN_HOURS <= hours <= 10**6:  # not NaN, and far from overflowing a date
+        raise Refused(N_("Give a positive number of hours, at most the {hours:g} hours of GM time left in this "
+                         "game."), hours=left)
+    if hours > left:
+        raise Refused(N_("GM extensions are capped: {hours:g} hours left in this game."), hours=left)
+
+
+def pause(session: Session, game: Game, now: datetime, *, cap_hours: float | None = None) -> bool:
     """Pause a running game; whether it was running.
 
-    :raises Refused: the GM plays in this game.
+    :raises Refused: no GM time is left under ``cap_hours`` (a pause uses it), or the GM plays in this game.
     """
     check_gm_may(session, game, GmActionKind.PAUSE)
     if game.status != GameStatus.RUNNING:
         return False
+    if cap_hours is not None and extension_left(session, game, cap_hours) < MIN_HOURS:
+        raise Refused(NO_TIME_LEFT)
     game.status = GameStatus.PAUSED
     log_action(session, game, GmActionKind.PAUSE, now)
     session.add(game)
     return True
 
 
-def resume(session: Session, game: Game, now: datetime) -> bool:
+def resume(session: Session, game: Game, now: datetime, *, cap_hours: float | None = None) -> bool:
     """Run a paused game again (or retry a crashed one); whether it was paused or crashed.
 
-    The time a game was paused moves its deadline and counts against the GM's cap;
+    The time a game was paused moves its deadline and counts against the GM's cap: by
+    at most the GM time left under ``cap_hours`` (the rest of the pause is not added);
     a deadline that has passed becomes a full turn from now.
     """
     if game.status not in (GameStatus.PAUSED, GameStatus.CRASHED):
         return False
-    paused = session.exec(select(GmAction).where(GmAction.game_id == game.id, GmAction.action == GmActionKind.PAUSE)
-                          .order_by(col(GmAction.id).desc())).first()
+    run_again(session, game, now, cap_hours)
+    log_action(session, game, GmActionKind.RESUME, now)
+    return True
+
+
+def run_again(session: Session, game: Game, now: datetime, cap_hours: float | None) -> None:
+    """Set a paused or crashed game running, its deadline moved by the pause (see ``resume``)."""
+    paused, granted = last_pause(session, game), granted_request(session, game)
+    if granted is not None:  # an agreed pause ends here, whether its hours are over or the GM resumes
+        granted.detail = "ended"
+        session.add(granted)
     if paused is not None and game.status == GameStatus.PAUSED and game.deadline:
-        away = now - paused.created_at
-        paused.hours = round(away.total_seconds() / 3600, 2)  # a pause counts against the cap
+        hours = max(0.0, (now - paused.created_at).total_seconds() / 3600)
+        if cap_hours is not None:
+            hours = min(hours, extension_left(session, game, cap_hours))
+        paused.hours = round(hours, 2)  # a pause counts against the cap
         session.add(paused)
-        game.deadline = max(game.deadline + away, now + timedelta(hours=1))
+        game.deadline = max(game.deadline + timedelta(hours=paused.hours), now + timedelta(hours=1))
     game.status = GameStatus.RUNNING
     game.attempts = 0
     if game.deadline and game.deadline < now:
         game.deadline = now + timedelta(hours=game.hours)
-    log_action(session, game, GmActionKind.RESUME, now)
     session.add(game)
-    return True
+
+
+def last_pause(session: Session, game: Game) -> GmAction | None:
+    """The latest pause of a game (by the GM, or agreed by the players)."""
+    return session.exec(select(GmAction).where(GmAction.game_id == game.id, GmAction.action == GmActionKind.PAUSE)
+                        .order_by(col(GmAction.id).desc())).first()
 
 
 def resolve_now(session: Session, game: Game, now: datetime) -> bool:
@@ -195,13 +237,26 @@ def rotate_link(session: Session, game: Game, seat_id: str) -> str:
 def replace_player(session: Session, game: Game, seat_id: str, email: str, now: datetime | None = None) -> str:
     """Hand a seat to a new player: fresh link (the old one dies), ladder reset, invitation mail.
 
-    :raises Refused: the GM plays in this game.
+    :raises Refused: the GM plays in this game, the game is over, no player plays such a seat, or the
+        address is not one, is the GM's own or already holds another seat of the game.
     """
     now = now or utcnow()
     check_gm_may(session, game, GmActionKind.REPLACE)
-    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).first()
-    if seat is None or seat.is_robot:
-        raise ValueError(f"no seat {seat_id!r} for a player in this game")
+    email = email.strip()
+    if game.status == GameStatus.FINISHED:
+        raise Refused(N_("The game is over: its seats can no longer be handed over."))
+    seat = find_seat(session, game, seat_id)
+    if seat.is_robot:
+        raise Refused(N_("{seat} is played by the game itself: it cannot be handed over."), seat=seat_name(seat_id))
+    if not is_address(email):
+        raise Refused(N_("Give the new player's e-mail address."))
+    if address_key(email) == address_key(game.gm_email or ""):
+        raise Refused(N_("This is your own address, the GM's: a GM who takes a seat loses the GM's powers "
+                         "in this game."))
+    for other, holder in holders(session, game).items():
+        if holder == address_key(email) and other != seat_id:
+            raise Refused(N_("{email} already plays {seat} in this game: one player cannot hold two seats."),
+                          email=email, seat=seat_name(other))
     player = get_or_create_player(session, email)
     seat.player_id = player.id
     seat.is_bot = False
@@ -249,71 +304,14 @@ def new_settings_link(session: Session, game: Game, seat_id: str, now: datetime)
     session.add(GmAction(game_id=id_of(game), action=GmActionKind.SETTINGS_LINK, detail=seat_id, created_at=now))
 
 
-# --------------------------------------------------------------------------- a pause the players agree to
+def last_request(session: Session, game: Game) -> GmAction | None:
+    """The latest pause request of a game (open, granted, or ended)."""
+    return session.exec(select(GmAction).where(GmAction.game_id == game.id,
+                                               GmAction.action == GmActionKind.PAUSE_REQUEST)
+                        .order_by(col(GmAction.id).desc())).first()
 
 
-def open_pause_request(session: Session, game: Game) -> GmAction | None:
-    """The pending pause request of a game, if any."""
-    req = session.exec(select(GmAction).where(GmAction.game_id == game.id,
-                                              GmAction.action == GmActionKind.PAUSE_REQUEST)
-                       .order_by(col(GmAction.id).desc())).first()
-    if req is None or req.detail != "open" or game.status != GameStatus.RUNNING:
-        return None
-    return req
-
-
-def pause_consents(session: Session, game: Game, req: GmAction) -> set[str]:
-    """Seats whose players agreed to the pause request ``req``."""
-    rows = session.exec(select(GmAction).where(GmAction.game_id == game.id,
-                                               GmAction.action == GmActionKind.PAUSE_CONSENT,
-                                               col(GmAction.id) > (req.id or 0))).all()
-    return {r.detail for r in rows}
-
-
-def pause_voters(session: Session, game: Game) -> set[str]:
-    """Seats whose players must agree: every human seat but the GM's own."""
-    out = set()
-    for seat in session.exec(select(Seat).where(Seat.game_id == game.id)).all():
-        player = session.get(Player, seat.player_id) if seat.player_id else None
-        if player is not None and player.email.lower() != (game.gm_email or "").lower():
-            out.add(seat.seat)
-    return out
-
-
-def ask_pause(session: Session, game: Game, hours: float, now: datetime) -> None:
-    """A GM who also plays asks the other players to pause the game for ``hours``.
-
-    :raises Refused: a request is already open.
-    """
-    if open_pause_request(session, game) is not None:
-        raise Refused(N_("A pause request is already open."))
-    session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE_REQUEST, hours=hours, detail="open",
-                         created_at=now))
-    session.add(notice(game.slug, id_of(game), game.step_no, now,
-                       N_("The GM, who also plays, asks to pause the game for {hours:g} hours. It pauses only "
-                          "if every other player agrees (link \"Pause request\" at the foot of your page)."),
-                       hours=hours))
-    log_action(session, game, GmActionKind.ASK_PAUSE, now, detail=f"{hours:g} h")
-
-
-def consent_to_pause(session: Session, game: Game, seat_id: str, now: datetime) -> bool:
-    """Seat ``seat_id`` agrees to the open pause request; whether the game is now paused (all agreed).
-
-    :raises Refused: no request is open, or this seat has no say in it.
-    """
-    req = open_pause_request(session, game)
-    if req is None or seat_id not in pause_voters(session, game):
-        raise Refused(N_("There is no pause request for you to answer."))
-    if seat_id not in pause_consents(session, game, req):
-        session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE_CONSENT, detail=seat_id, created_at=now))
-        session.flush()
-    if not pause_consents(session, game, req) >= pause_voters(session, game):
-        return False
-    req.detail = "granted"
-    session.add(req)
-    game.status = GameStatus.PAUSED
-    session.add(GmAction(game_id=id_of(game), action=GmActionKind.PAUSE, detail="agreed by every player",
-                         created_at=now))
-    session.add(notice(game.slug, id_of(game), game.step_no, now, N_("Every player agreed: the game is paused.")))
-    session.add(game)
-    return True
+def granted_request(session: Session, game: Game) -> GmAction | None:
+    """The pause request every player agreed to, while the pause it started lasts."""
+    req = last_request(session, game)
+    return req if req is not None and req.detail == "granted" and game.status == GameStatus.PAUSED else None

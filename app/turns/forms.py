@@ -19,6 +19,7 @@ from app.games import IllegalOrder
 from app.games.prompting import group_form, legal_combos, tied_fields, tied_groups
 from app.games.text import EMPTY, listing
 from app.i18n.terms import N_
+from app.usertext import clean
 
 #: The longest value of a free-text field.
 MAX_TEXT = 4000
@@ -142,6 +143,7 @@ def _label_of(field: dict[str, Any], value: Any) -> Any:
 
 
 def _quote(raw: str) -> str:
+    raw = clean(raw)
     return raw if len(raw) <= QUOTE else raw[:QUOTE] + "…"
 
 

@@ -39,6 +39,7 @@ from app.turns.orders import (
     is_anytime_order,
 )
 from app.turns.store import StepClosed
+from app.usertext import clean
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +210,7 @@ def _take_text(engine: Engine, game: Game, seat: Seat, text: str, source: OrderS
                prompt: dict[str, Any] | None, stale: bool, step_no: int | None, max_chars: int | None,
                since: datetime | None, max_attempts: int) -> Taken:
     rules = get_rules(game.slug)
+    text = clean(text)  # what the order and its refusals show back: no control characters or overrides
     too_long = max_chars is not None and len(text) > max_chars
     order: OrderData | None = None
     offered = anytime_prompt(rules, game, seat.seat)

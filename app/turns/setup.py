@@ -20,11 +20,14 @@ from app import deadlines, notify
 from app.db import write_session
 from app.games import get_rules
 from app.games.base import step_rng
+from app.i18n.terms import N_
 from app.links import issue_gm_token, issue_seat_token
 from app.models import Game, Seat, utcnow
+from app.notices import Refusal
 from app.tokens import new_seed, seed_hash
 from app.turns.resolve import open_step, process_game
-from app.turns.store import get_or_create_player, id_of
+from app.turns.store import address_key, get_or_create_player, id_of, is_address
+from app.usertext import shown
 
 
 @dataclass
@@ -73,13 +76,16 @@ def create_game(
     robots = set(rules.robot_seats(opts))
     open_seats = [s for s in seats if s not in robots]
     if len(emails) > len(open_seats):
-        raise ValueError(f"{rules.title} has {len(open_seats)} seats for players, {len(emails)} given")
+        raise Refusal(N_("{game} has {n} seats for players; {given} addresses were given."),
+                      game=rules.title, n=len(open_seats), given=len(emails))
     if len(emails) < len(open_seats) and not bots:
-        raise ValueError(f"{rules.title} needs {len(open_seats)} players (or --bot to fill seats)")
+        raise Refusal(N_("{game} needs {n} players (or bots to fill the other seats)."),
+                      game=rules.title, n=len(open_seats))
+    check_addresses(emails, gm_email)
     seed = new_seed()
     game = Game(
         slug=slug, title=rules.title, options=opts, seed=seed, seed_hash=seed_hash(seed),
-        hours=hours, resolve_early=resolve_early, gm_email=gm_email, created_at=now,
+        hours=hours, resolve_early=resolve_early, gm_email=address_key(gm_email), created_at=now,
         policy=deadlines.check_policy(dict(policy or {})), league_id=league_id,
     )
     session.add(game)
@@ -104,6 +110,22 @@ def create_game(
     open_step(session, game, rules, state, now, first=True)
     notify.game_started(session, game, rules, now)
     return NewGame(game, links, gm_token)
+
+
+def check_addresses(emails: list[str], gm_email: str = "") -> None:
+    """Every player's and the GM's address is an address, and no player holds two seats.
+
+    :raises Refusal: which address is wrong, or given twice (one person would read two seats' secrets).
+    """
+    for email in [*emails, *([gm_email] if gm_email else [])]:
+        if not is_address(email):
+            raise Refusal(N_("{email} is not an e-mail address."), email=shown(email))
+    seen: set[str] = set()
+    for email in emails:
+        if address_key(email) in seen:
+            raise Refusal(N_("{email} is given for two seats: one player holds one seat of a game."),
+                          email=shown(email))
+        seen.add(address_key(email))
 
 
 def open_game(engine: Engine, slug: str, emails: list[str], *, max_attempts: int = 5, **options: Any) -> Opened:

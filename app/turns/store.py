@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.links import prefs_token
@@ -57,10 +58,32 @@ def run_write(session: Session, statement: Any, rows: list[dict[str, Any]] | Non
         raise RuntimeError(expect[1])
 
 
-def get_or_create_player(session: Session, email: str) -> Player:
-    """The player with this address, created (with a preferences link) if new; flushes."""
+def address_key(email: str) -> str:
+    """An e-mail address as the platform compares and stores it: trimmed, in lower case (``Ann@X.org``
+    and ``ann@x.org`` are one player: one home page, one seat at most in a game)."""
+    return email.strip().lower()
+
+
+def is_address(email: str) -> bool:
+    """Whether ``email`` looks like an e-mail address: one ``@`` between a name and a domain with a dot, no
+    spaces or angle brackets, at most 254 characters."""
     email = email.strip()
-    player = session.exec(select(Player).where(Player.email == email)).first()
+    name, at, domain = email.rpartition("@")
+    return (bool(at and name and "." in domain.strip(".")) and len(email) <= 254
+            and not any(c.isspace() or c in "<>,;\"" for c in email))
+
+
+def player_by_address(session: Session, email: str) -> Player | None:
+    """The player with this address, whatever its case (the oldest, if an earlier build stored two)."""
+    return session.exec(select(Player).where(func.lower(Player.email) == address_key(email))
+                        .order_by(col(Player.id))).first()
+
+
+def get_or_create_player(session: Session, email: str) -> Player:
+    """The player with this address (whatever its case), created in lower case (with a preferences link)
+    if new; flushes."""
+    email = address_key(email)
+    player = player_by_address(session, email)
     if player is None:
         player = Player(email=email, name=email.split("@")[0], prefs_salt=new_salt())
         session.add(player)

@@ -38,7 +38,7 @@ from app.paths import OPENAPI
 from app.tokens import hash_token, looks_like_token
 from app.verify import order_receipt
 from app.web.api_text import render, render_prompt
-from app.web.forms import MAX_NOTATION
+from app.web.forms import MAX_DB_INT, MAX_NOTATION, bounded_int
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -50,7 +50,8 @@ MAX_BODY = 64 * 1024
 ERRORS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
           409: "closed", 413: "too_large", 415: "unsupported_media_type", 422: "refused", 429: "too_many_requests",
           500: "server_error", 503: "unavailable"}
-MESSAGES = {404: "No such seat or game. If the link came from a game mail, it may have been replaced: "
+MESSAGES = {400: "That request could not be understood: check it against the API's description.",
+            404: "No such seat or game. If the link came from a game mail, it may have been replaced: "
                  "ask your GM for the new one.",
             405: "This method is not allowed here.",
             413: "That request is too large.",
@@ -140,10 +141,10 @@ def _since(game: Game) -> int:
     raw = request.args.get("since")
     if raw is None or raw == "":
         return max(game.step_no - 1, 0)
-    try:
-        return max(int(raw), 0)
-    except ValueError:
-        abort(400)
+    value = bounded_int(raw, -MAX_DB_INT)
+    if value is None:
+        abort(error(400, "since: a step number (a whole number, 0 or more) was expected."))
+    return max(value, 0)
 
 
 def _receipt(row: Order) -> str:

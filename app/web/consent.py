@@ -8,24 +8,30 @@ turn processor (``app.turns.control``); this page shows and posts them.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, request
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request
 
 from app import turns
 from app.db import get_engine, get_session, write_session
-from app.models import Game, utcnow
+from app.models import Game, Seat, utcnow
+from app.notices import reason
 from app.web.play import CsrfExpired, check_csrf, csrf_token, find_seat
 
 bp = Blueprint("consent", __name__)
 
 
 @bp.route("/p/<token>/pause", methods=["GET", "HEAD"])
-def show(token: str) -> str:
+def show(token: str) -> Response:
     game, seat = find_seat(token)
+    return _page(game, seat, token)
+
+
+def _page(game: Game, seat: Seat, token: str, error: object = None, status: int = 200) -> Response:
     session = get_session()
     req = turns.open_pause_request(session, game)
     agreed = turns.pause_consents(session, game, req) if req else set()
-    return render_template("web/pause.html", game=game, seat=seat, req=req, agreed=agreed, token=token,
-                           csrf=csrf_token(seat), voters=sorted(turns.pause_voters(session, game)))
+    return make_response(render_template(
+        "web/pause.html", game=game, seat=seat, req=req, agreed=agreed, token=token, error=error,
+        csrf=csrf_token(seat), voters=sorted(turns.pause_voters(session, game))), status)
 
 
 @bp.route("/p/<token>/pause", methods=["POST"])
@@ -41,6 +47,7 @@ def agree(token: str) -> Response:
             if live is None:
                 abort(404)
             turns.consent_to_pause(session, live, seat.seat, utcnow())
-    except turns.Refused:
-        abort(409)
+    except turns.Refused as exc:  # the request closed meanwhile, or this seat does not vote: say so
+        get_session().expire_all()
+        return _page(get_session().get(Game, game.id) or game, seat, token, error=reason(exc), status=409)
     return redirect(f"/p/{token}/pause", code=303)

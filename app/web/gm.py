@@ -18,12 +18,20 @@ from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
 from app.notices import Refusal, reason, seat_name
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns import Refused
+from app.turns.store import player_by_address
 from app.web.forms import finite_float
 
 bp = Blueprint("gm", __name__, url_prefix="/gm")
 
 #: The longest turn a new game may have (a year): a longer one would overflow dates.
 MAX_TURN_HOURS = 24 * 366
+
+#: Why an action is refused in the game's state (the page shows only the buttons that fit it).
+_WRONG_STATE = {
+    "pause": N_("Only a running game can be paused."),
+    "resume": N_("The game is neither paused nor stopped by an error: there is nothing to resume."),
+    "resolve": N_("Only a running game can have its turn resolved now."),
+}
 
 
 def find_game(token: str) -> Game:
@@ -55,26 +63,50 @@ def new() -> Response | str:
             abort(403)
         slug = request.form.get("slug", "")
         emails = [e.strip() for e in request.form.get("players", "").replace(",", "\n").splitlines() if e.strip()]
+        gm_email = request.form.get("gm_email", "").strip()
         try:
-            options = json.loads(request.form.get("options") or "{}")
-            if not isinstance(options, dict):
-                raise Refusal(N_("options must be a JSON object"))
+            options = _options()
             raw_hours = (request.form.get("hours") or "").strip()
-            hours = finite_float(raw_hours, float(current_app.config["DEFAULT_HOURS"]))
-            if not 0 < hours <= MAX_TURN_HOURS:
-                raise Refusal(N_("hours per turn must be more than 0 and at most {most}"), most=MAX_TURN_HOURS)
+            hours = _turn_hours(raw_hours)
             if slug not in games:
                 raise Refusal(N_("choose a game"))
             opened = turns.open_game(get_engine(), slug, emails, options=options, hours=hours,
                                      policy={"hours": hours} if raw_hours else None,
-                                     bots=bool(request.form.get("bots")),
-                                     gm_email=request.form.get("gm_email", "").strip(),
+                                     bots=bool(request.form.get("bots")), gm_email=gm_email,
                                      max_attempts=current_app.config["MAX_ATTEMPTS"])
             token = opened.gm_token
             return redirect(f"/gm/{token}", code=303)
         except (ValueError, LookupError) as exc:
             error = reason(exc)
     return render_template("web/gm_new.html", games=games, error=error, form=request.form)
+
+
+def _options() -> dict:  # type: ignore[type-arg]
+    """The form's game options (a JSON object).
+
+    :raises Refusal: not a JSON object.
+    """
+    try:
+        options = json.loads(request.form.get("options") or "{}")
+    except ValueError:
+        options = None
+    if not isinstance(options, dict):
+        raise Refusal(N_("options must be a JSON object"))
+    return options
+
+
+def _turn_hours(raw: str) -> float:
+    """The form's hours per turn (the app's default when empty).
+
+    :raises Refusal: not a number of hours more than 0 and at most ``MAX_TURN_HOURS``.
+    """
+    try:
+        hours = finite_float(raw, float(current_app.config["DEFAULT_HOURS"]))
+    except ValueError:
+        hours = 0.0
+    if not 0 < hours <= MAX_TURN_HOURS:
+        raise Refusal(N_("hours per turn must be more than 0 and at most {most}"), most=MAX_TURN_HOURS)
+    return hours
 
 
 @bp.route("/<token>", methods=["GET", "HEAD"])
@@ -86,13 +118,20 @@ def overview(token: str, new_link: str | None = None, error: str = "", status: i
     orders = turns.current_orders(session, game.id, game.step_no)
     log = session.exec(select(GmAction).where(GmAction.game_id == game.id).order_by(GmAction.id.desc())).all()
     html = render_template("web/gm.html", game=game, seats=seats, players=players, orders=orders, csrf=_csrf(game),
-                           token=token, new_link=new_link, error=error, log=log,
-                           extension_left=_extension_left(session, game))
+                           token=token, new_link=new_link, error=error, log=log, gm_plays=turns.gm_plays(session, game),
+                           extension_left=turns.extension_left(session, game, _cap()), tz=_gm_zone(session, game))
     return make_response(html, status)
 
 
-def _extension_left(session, game: Game) -> float:  # type: ignore[no-untyped-def]
-    return turns.extension_left(session, game, float(current_app.config["GM_MAX_EXTENSION_HOURS"]))
+def _cap() -> float:
+    """Hours of GM extensions and pauses allowed per game."""
+    return float(current_app.config["GM_MAX_EXTENSION_HOURS"])
+
+
+def _gm_zone(session, game: Game) -> str:  # type: ignore[no-untyped-def]
+    """The GM's time zone: theirs when the GM's address is a known player's, else UTC."""
+    player = player_by_address(session, game.gm_email) if game.gm_email else None
+    return player.timezone if player is not None and player.timezone else "UTC"
 
 
 @bp.route("/<token>", methods=["POST"])
@@ -122,44 +161,46 @@ def act(token: str):  # type: ignore[no-untyped-def]
 
 
 def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore[no-untyped-def]
-    """One GM action (``app.turns.control``: capped, logged, told to the players); a new link to show."""
+    """One GM action (``app.turns.control``: capped, logged, told to the players); a new link to show.
+
+    :raises Refused: an unknown action, or one the game's state or the GM's powers do not allow.
+    """
     seat_id = request.form.get("seat", "")
-    if action == "ask-pause" and turns.gm_plays(session, live):
-        hours = max(1.0, min(_hours(), _extension_left(session, live)))
-        turns.ask_pause(session, live, hours, now)
-        return None
-    if action == "extend":
-        hours = max(0.0, min(_hours(), 24 * 30))
-        turns.extend(session, live, hours, now, cap_hours=float(current_app.config["GM_MAX_EXTENSION_HOURS"]))
-    elif action == "pause":
-        turns.pause(session, live, now)
-    elif action in ("resume", "retry"):
-        turns.resume(session, live, now)
-    elif action == "resolve":
-        turns.resolve_now(session, live, now)
+    if action in ("pause", "resume", "retry", "resolve"):
+        done = (turns.pause(session, live, now, cap_hours=_cap()) if action == "pause"
+                else turns.resolve_now(session, live, now) if action == "resolve"
+                else turns.resume(session, live, now, cap_hours=_cap()))
+        if not done:
+            raise Refused(_WRONG_STATE["resume" if action == "retry" else action])
+    elif action == "ask-pause":
+        turns.ask_pause(session, live, _hours(), now, cap_hours=_cap())
+    elif action == "extend":
+        turns.extend(session, live, _hours(), now, cap_hours=_cap())
     elif action == "rotate":
         return seat_link(turns.new_link(session, live, seat_id, now))
     elif action == "replace":
-        email = (request.form.get("email") or "").strip()
-        if "@" not in email or any(c in email for c in "\r\n <>"):
-            raise Refused(N_("Give the new player's e-mail address."))
-        turns.replace_player(session, live, seat_id, email, now)
+        turns.replace_player(session, live, seat_id, (request.form.get("email") or "").strip(), now)
     elif action == "settings-link":
         turns.new_settings_link(session, live, seat_id, now)
     elif action == "resend":
         _resend(session, live, seat_id)
     elif action == "press":
         press.set_mode(session, live, request.form.get("press", ""), now)
+    else:
+        raise Refused(N_("Choose one of the page's actions."))
     return None
 
 
 def _hours() -> float:
-    """The form's hours (24 when not given).
+    """The form's hours.
 
-    :raises Refused: not a finite number.
+    :raises Refused: not given, or not a finite number.
     """
+    raw = request.form.get("hours") or ""
     try:
-        return finite_float(request.form.get("hours"), 24.0)
+        if not raw.strip():
+            raise ValueError("no hours")
+        return finite_float(raw, 0.0)
     except ValueError:
         raise Refused(N_("Give a number of hours.")) from None
 

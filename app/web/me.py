@@ -13,18 +13,24 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, available_timezones
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
+from flask_babel import format_decimal
+from sqlalchemy import func
 from sqlmodel import select
 
 from app import home, turns
 from app.calendar import deadlines_ics
 from app.db import get_engine, get_session, write_session
+from app.deadlines import known_zone
 from app.i18n import LANGUAGES, gettext
+from app.i18n.terms import N_
 from app.kinds import GameStatus
 from app.leagues.absences import allowance, days_used, declare
 from app.links import gm_link, issue_prefs_token, prefs_token, seat_link
 from app.models import Absence, Game, Player, Seat, utcnow
-from app.notices import reason
+from app.notices import Refusal, reason
 from app.tokens import hash_token, looks_like_token, sign
+from app.turns.store import address_key
+from app.usertext import clean
 
 bp = Blueprint("me", __name__, url_prefix="/me")
 
@@ -63,11 +69,17 @@ def settings(token: str) -> str:
     return _page(player, token)
 
 
+#: how a GM's home lists their games: those that need them first (a crashed game), then running games by
+#: deadline, paused games, and finished games last
+GM_ORDER = {GameStatus.CRASHED: 0, GameStatus.RUNNING: 1, GameStatus.PAUSED: 2, GameStatus.FINISHED: 3}
+
+
 def _gm_games(player: Player) -> list[tuple[Game, list[str], str]]:
     """Games this player runs as GM: who they wait for, and the GM link."""
     session = get_session()
-    games = session.exec(select(Game).where(Game.gm_email == player.email)
-                         .order_by(Game.status, Game.deadline)).all()
+    games = session.exec(select(Game).where(func.lower(Game.gm_email) == address_key(player.email))).all()
+    latest = datetime.max.replace(tzinfo=UTC)
+    games = sorted(games, key=lambda g: (GM_ORDER.get(g.status, len(GM_ORDER)), g.deadline or latest, g.id or 0))
     out = []
     for game in games:
         have = turns.current_orders(session, game.id, game.step_no) if game.status == GameStatus.RUNNING else {}
@@ -84,7 +96,8 @@ def _page(player: Player, token: str, error: str = "", notice: str = "", status:
                            games=home.dashboard(session, player),
                            gm_games=_gm_games(player),
                            absences=absences, error=error, notice=notice,
-                           used=round(days_used(session, player.id, year), 1), allowed=allowance(session, player.id),
+                           used=format_decimal(round(days_used(session, player.id, year), 1)),
+                           allowed=allowance(session, player.id),
                            zones=sorted(z for z in available_timezones() if "/" in z))
     return make_response(html, status)
 
@@ -102,19 +115,17 @@ def update(token: str) -> Response:
             live = session.get(Player, player.id)
             if action == "settings":
                 tz = request.form.get("timezone", "UTC")
-                try:
-                    ZoneInfo(tz)
-                except (KeyError, ValueError):
-                    raise ValueError(gettext("%(zone)r is not a time zone", zone=tz)) from None
+                if not known_zone(tz):
+                    raise ValueError(gettext("“%(zone)s” is not a time zone.", zone=tz[:60]))
                 live.timezone = tz
                 language = request.form.get("language")
                 if language:
                     if language not in LANGUAGES:
-                        raise ValueError(gettext("%(lang)r is not a language of this server", lang=language))
+                        raise ValueError(gettext("“%(lang)s” is not a language of this server.", lang=language[:20]))
                     live.language = language
                 live.digest = bool(request.form.get("digest"))
                 live.optional_mail = not request.form.get("no_news")
-                name = (request.form.get("name") or "").strip()[:40]
+                name = " ".join(clean(request.form.get("name") or "").split())[:40]
                 if name:
                     live.name = name
             elif action == "unsubscribe":
@@ -127,10 +138,11 @@ def update(token: str) -> Response:
                     start = datetime.combine(datetime.fromisoformat(request.form["start"]).date(), time(0), zone)
                     end = datetime.combine(datetime.fromisoformat(request.form["end"]).date(), time(0), zone)
                 except (KeyError, ValueError):
-                    raise ValueError(gettext("give the first and last day of your absence")) from None
-                years = range(now.year - 1, now.year + 3)
-                if start.year not in years or end.year not in years or end > now + ABSENCE_HORIZON:
-                    raise ValueError(gettext("an absence is declared at most two years ahead"))
+                    raise ValueError(gettext("Give the first and last day of your absence.")) from None
+                if start.year < now.year - 1 or end.year < now.year - 1:
+                    raise Refusal(N_("Absences are declared in advance, not for days already past."))
+                if end.year > now.year + 2 or end > now + ABSENCE_HORIZON:
+                    raise ValueError(gettext("An absence is declared at most two years ahead."))
                 declare(session, live.id, start.astimezone(UTC), (end + timedelta(days=1)).astimezone(UTC), now)
             session.add(live)
     except ValueError as exc:

@@ -38,6 +38,7 @@ from app.models import Event, Game, Order, Player, Report, Seat, Step, iso
 from app.notices import order_words
 from app.notify import log_entries, visible
 from app.reports import RenderError, render_pdf
+from app.seats import bot_seats
 from app.tokens import hash_token, looks_like_token, sign
 from app.verify import order_receipt
 from app.web.forms import MAX_NOTATION, bounded_int, too_long_field
@@ -141,13 +142,15 @@ def page_context(game: Game, seat: Seat) -> dict[str, Any]:
         "prompt": game.owed.get(seat.seat) if game.status == GameStatus.RUNNING else None,
         "anytime": turns.anytime_prompt(rules, game, seat.seat),
         "mine": mine, "mine_text": rules.format(mine.order) if mine else "",
-        "mine_words": order_words(game.owed.get(seat.seat), mine.order, rules.format(mine.order)) if mine else "",
+        "mine_words": order_words(game.owed.get(seat.seat), mine.order, rules.format(mine.order), rules)
+        if mine else "",
         "receipt": receipt_for(mine) if mine else "",
         "waiting_for": sorted(s for s in game.owed if s != seat.seat and s not in orders),
         "events": events, "outcome": rules.outcome(game.state),
         "deadline": iso(game.deadline),
         "csrf": csrf_token(seat), "last_report": last_report,
         "custom_form": _custom_form(game.slug), "draws_board": rules.draws_board,
+        "bots": bot_seats(session, game.id),
     }
 
 
@@ -167,7 +170,8 @@ def _custom_form(slug: str) -> str | None:
 
 
 def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", notice: str = "",
-                values: Any = None, form_index: str = "", notation: str = "", anytime_post: bool = False) -> Response:
+                values: Any = None, form_index: str = "", notation: str = "", anytime_post: bool = False,
+                typed: bool = False) -> Response:
     ctx = page_context(game, seat)
     csrf_field = Markup(  # nosec B704 (our own signed token: digits, a dot and hex; the step number)
         f'<input type="hidden" name="csrf_token" value="{ctx["csrf"]}">'
@@ -175,7 +179,7 @@ def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", n
     )
     html = render_template("web/play.html", error=error, notice=notice, values=values or MultiDict(),
                            csrf_field=csrf_field,
-                           form_index=form_index, notation=notation, anytime_post=anytime_post,
+                           form_index=form_index, notation=notation, typed=typed, anytime_post=anytime_post,
                            anytime_action=f"/p/{request.view_args['token']}/anytime",
                            token=request.view_args["token"], **ctx)
     resp = make_response(html, status)
@@ -192,8 +196,17 @@ def show(token: str) -> Response:
     if notice and sent:
         row = get_session().get(Order, sent)
         if row is not None and row.game_id == game.id and row.seat == seat.seat:
-            notice += " " + gettext("Receipt:") + " " + receipt_for(row)
+            notice = f"{notice} {_stored_words(game, seat, row)} {gettext('Receipt:')} {receipt_for(row)}"
     return render_page(game, seat, notice=notice)
+
+
+def _stored_words(game: Game, seat: Seat, row: Order) -> str:
+    """The order a receipt is for, in words in the player's language (as the order history tells it)."""
+    rules = get_rules(game.slug)
+    step = get_session().exec(select(Step).where(Step.game_id == game.id, Step.step_no == row.step_no)).first()
+    words = order_words(step.owed.get(seat.seat) if step else None, row.order, row.text or rules.format(row.order),
+                        rules)
+    return gettext("Your order: %(order)s.", order=current_app.jinja_env.filters["game_text"](words, game.slug))
 
 
 def _refuse_post(game: Game, seat: Seat, form: MultiDict, keep: dict[str, Any]) -> Response | None:
@@ -204,6 +217,9 @@ def _refuse_post(game: Game, seat: Seat, form: MultiDict, keep: dict[str, Any]) 
         return render_page(game, seat, status=400, error=gettext(
             "This form was open too long. Your order is shown again below: check it and send it once more."), **keep)
     notation = keep.get("notation", "")
+    if "notation" in form and not notation and not form.get("form_index"):  # the notation box, sent empty
+        return render_page(game, seat, status=422, typed=True, error=gettext(
+            "Type your order in the box first. Nothing was sent."), **keep)
     if len(notation) > MAX_NOTATION or too_long_field(form):
         keep["notation"] = notation[:MAX_NOTATION]
         return render_page(game, seat, status=422, error=gettext(
@@ -335,7 +351,8 @@ def history(token: str) -> Response:
     receipts = {row.id: receipt_for(row) for row in mine}
     prompts = {step.step_no: step.owed.get(seat.seat) for step in session.exec(
         select(Step).where(Step.game_id == game.id, Step.step_no.in_({row.step_no for row in mine})))}  # type: ignore[attr-defined]
-    words = {row.id: order_words(prompts.get(row.step_no), row.order, row.text) for row in mine}
+    rules = get_rules(game.slug)
+    words = {row.id: order_words(prompts.get(row.step_no), row.order, row.text, rules) for row in mine}
     counts = {}
     for row in mine:  # the last order of each step is the one that counts
         counts[row.step_no] = row.id

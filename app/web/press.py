@@ -55,9 +55,11 @@ def send(token: str) -> Response:
         return checked
     game, seat = checked
     chosen = request.form.getlist("to")
-    to = None if not chosen or EVERYONE in chosen else chosen
+    to = None if EVERYONE in chosen else chosen
     text = request.form.get("text") or ""
     try:
+        if not chosen:  # never "everyone" by default: a private word must not go to all by a missed tick
+            raise Refusal(N_("Tick who is to read your message (or Everyone). Nothing was sent."))
         with write_session(get_engine()) as session:
             live_game, live_seat = live_rows(session, game, seat)
             if len(text) > 4 * press.max_chars():

@@ -34,4 +34,5 @@ def spectate(game_id: int) -> str:
                and s.seat not in ordered]
     return render_template("web/spectate.html", game=game, view=rules.view(game.state, None),
                            events=log_entries(session, game, public), seats=seats, awaited=awaited,
-                           draws_board=rules.draws_board, outcome=rules.outcome(game.state))
+                           draws_board=rules.draws_board, outcome=rules.outcome(game.state),
+                           bots=[s.seat for s in seats if s.is_bot])

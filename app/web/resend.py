@@ -18,8 +18,9 @@ from app.db import get_engine, write_session
 from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
 from app.kinds import GameStatus
 from app.mail import queue_mail
-from app.models import Game, OutboxMail, Player, Seat, utcnow
+from app.models import Game, OutboxMail, Seat, utcnow
 from app.tokens import LINK_PLACEHOLDER
+from app.turns.store import player_by_address
 from app.web.limits import client_address, resend_limit, take_or_refuse
 
 bp = Blueprint("resend", __name__)
@@ -64,7 +65,7 @@ def _queue_resends(email: str) -> int:
     cap = int(current_app.config["RESEND_PER_DAY"])
     queued = 0
     with write_session(get_engine()) as session:
-        player = session.exec(select(Player).where(Player.email == email)).first()
+        player = player_by_address(session, email)
         if player is None:
             return 0
         seats = session.exec(select(Seat).where(Seat.player_id == player.id)).all()

@@ -221,7 +221,7 @@ ENGLISH = _english_words()
 
 
 def _english_left(text: str, notation: bool, lang: str) -> list[str]:
-    text = re.sub(r"'[^']*'", " ", text)  # values quoted from the order
+    text = re.sub(r"'[^']*'|“[^”]*”", " ", text)  # values quoted from the order
     text = CODE.sub(" ", text)
     if notation:
         text = " ".join(w for w in text.split() if w.strip(".,;:()<>") not in NOTATION)

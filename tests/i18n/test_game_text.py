@@ -34,11 +34,11 @@ def test_engines_do_not_import_flask_or_babel():
 
 
 @pytest.mark.parametrize(("exc", "en", "pt", "el"), [
-    (Refusal(N_("the absence must end after it starts")), "the absence must end after it starts",
-     "a ausência tem de terminar depois de começar", "η απουσία πρέπει να τελειώνει μετά την αρχή της"),
-    (Refusal(N_("that would be more than {limit} days away in {year}"), limit=30, year=2027),
-     "that would be more than 30 days away in 2027", "isso seriam mais de 30 dias de ausência em 2027",
-     "αυτό θα ήταν πάνω από 30 ημέρες απουσίας το 2027"),
+    (Refusal(N_("The absence must end after it starts.")), "The absence must end after it starts.",
+     "A ausência tem de terminar depois de começar.", "Η απουσία πρέπει να τελειώνει μετά την αρχή της."),
+    (Refusal(N_("That would be more than {limit} days away in {year}."), limit=30, year=2027),
+     "That would be more than 30 days away in 2027.", "Isso seriam mais de 30 dias de ausência em 2027.",
+     "Αυτό θα ήταν πάνω από 30 ημέρες απουσίας το 2027."),
     (Refused(N_("GM extensions are capped: {hours:g} hours left in this game."), hours=12.0),
      "GM extensions are capped: 12 hours left in this game.",
      "Os prolongamentos do GM têm limite: restam 12 horas neste jogo.",

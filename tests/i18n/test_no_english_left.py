@@ -72,6 +72,7 @@ def _visible_text(html: str) -> str:
 
 def _leaks(text: str, words: set[str], notation: set[str]) -> set[str]:
     text = re.sub(r"\S+@\S+|https?://\S+", " ", text)  # addresses and links are not prose
+    text = re.sub(r"\b[0-9a-f]{8,}\b", " ", text)  # nor receipts and hashes (a receipt may hold "dead")
     return {w for w in WORD.findall(text) if w.lower() in words and w.lower() not in notation}
 
 

@@ -35,13 +35,13 @@ EXPECT = {
     "pt": {
         "accepted": ("ordem recebida para o passo 1", "está registada para o passo 1"),
         "rejected": ("ordem NÃO aceite", "foi lido, mas nenhuma ordem foi registada"),
-        "problem": "Problema: Ordem desconhecida: 'FOO'; use OBJECTIVE, PLAY, PLACE ou UNREST.",
+        "problem": "Problema: Ordem desconhecida: “FOO”; use OBJECTIVE, PLAY, PLACE ou UNREST.",
         "footer": "É uma resposta automática",
     },
     "el": {
         "accepted": ("η εντολή για το βήμα 1 ελήφθη", "καταχωρήθηκε για το βήμα 1"),
         "rejected": ("η εντολή ΔΕΝ έγινε δεκτή", "διαβάστηκε, αλλά δεν καταχωρήθηκε καμία εντολή"),
-        "problem": "Πρόβλημα: Άγνωστη εντολή: 'FOO'· χρησιμοποιήστε OBJECTIVE, PLAY, PLACE ή UNREST.",
+        "problem": "Πρόβλημα: Άγνωστη εντολή: “FOO”· χρησιμοποιήστε OBJECTIVE, PLAY, PLACE ή UNREST.",
         "footer": "Είναι αυτόματη απάντηση",
     },
 }

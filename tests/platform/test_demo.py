@@ -57,3 +57,14 @@ def test_demo_games_mailbox_order_and_report(app, client, runner):
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
     assert "turn report for" in text and "the board" in text
+
+
+def test_links_follow_the_port_served_unless_a_base_url_is_configured(app):
+    from app.cli import DEFAULT_BASE_URL, follow_port
+
+    app.config["BASE_URL"] = DEFAULT_BASE_URL  # nothing configured: the embedded server's default
+    follow_port(app, "0.0.0.0", 5101)  # noqa: S104 (an argument, nothing is bound)
+    assert app.config["BASE_URL"] == "http://127.0.0.1:5101", "a demo on --port 5101 mails links to 5101"
+    app.config["BASE_URL"] = "https://pbem.example.org"
+    follow_port(app, "127.0.0.1", 5101)
+    assert app.config["BASE_URL"] == "https://pbem.example.org", "a configured address is kept"

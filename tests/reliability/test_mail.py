@@ -228,9 +228,19 @@ def test_b21_injected_recipient_address_adds_no_recipient(smtp_app, smtp, runner
     """B21 (addresses): a player address with `\\r\\nBcc:` in it adds no recipient or header; other mails still go."""
     app = smtp_app
     app.config["RENDER_WORKERS"] = 0
-    result = runner.invoke(args=["game", "create", "toy", "--player", "victim@example.org\r\nBcc: x@evil.test",
+    injected = "victim@example.org\r\nBcc: x@evil.test"
+    refused = runner.invoke(args=["game", "create", "toy", "--player", injected, "--player", "b@example.org"])
+    assert refused.exit_code != 0 and "is not an e-mail address" in refused.output
+    with Session(get_engine(app)) as s:
+        assert not s.exec(select(OutboxMail)).all(), "a refused game queues no mail"
+    # an address stored by an older build, which checked none: the sender still adds no recipient
+    result = runner.invoke(args=["game", "create", "toy", "--player", "victim@example.org",
                                  "--player", "b@example.org"])
     assert result.exit_code == 0, result.output
+    with write_session(get_engine(app)) as s:
+        for mail in s.exec(select(OutboxMail).where(OutboxMail.to_addr == "victim@example.org")):
+            mail.to_addr = injected
+            s.add(mail)
     with app.app_context():
         counts = deliver_pending()
     assert counts["failed"] + counts["sent"] == 2

@@ -7,6 +7,11 @@ from typing import Any
 
 from app.games.dual_powers.text import TEXT, msg
 
+
+def shown(word: object) -> str:
+    """A word of the player's order quoted back in a refusal, in quotation marks, not as Python writes it."""
+    return f"“{' '.join(str(word).split())}”"
+
 Order = dict[str, Any]
 
 _WORD = re.compile(r"^[A-Z0-9][A-Z0-9-]{0,15}$")
@@ -37,7 +42,7 @@ def format_order(order: Order) -> str:
     if kind == "PLACE":
         return f"PLACE {order.get('region') or 'NONE'}" + _bonus_text(order)
     if kind != "PLAY":
-        raise TEXT.unreadable("unreadable.type", kind=repr(kind))
+        raise TEXT.unreadable("unreadable.type", kind=shown(kind))
     head = f"PLAY {order['card']}"
     action = order.get("action")
     if action == "PASS":
@@ -62,7 +67,7 @@ def format_order(order: Order) -> str:
             if order.get("connection") is not None:
                 body += f" {order['connection']}"
     else:
-        raise TEXT.unreadable("unreadable.action", action=repr(action))
+        raise TEXT.unreadable("unreadable.action", action=shown(action))
     return head + body + _bonus_text(order)
 
 
@@ -85,7 +90,7 @@ class _Words:
     def expect(self, keyword: str) -> None:
         word = self.take(keyword)
         if word != keyword:
-            raise TEXT.unreadable("unreadable.expected", keyword=keyword, word=repr(word))
+            raise TEXT.unreadable("unreadable.expected", keyword=keyword, word=shown(word))
 
     def done(self) -> bool:
         return self.i >= len(self.words)
@@ -109,7 +114,7 @@ def _parse_bonus(w: _Words, order: Order) -> None:
     elif kind in ("DRAW", "ORGANIZE"):
         order["bonus"] = kind
     else:
-        raise TEXT.unreadable("unreadable.bonus", kind=repr(kind))
+        raise TEXT.unreadable("unreadable.bonus", kind=shown(kind))
 
 
 def parse_order(text: str) -> Order:
@@ -122,7 +127,7 @@ def parse_order(text: str) -> Order:
         raise TEXT.unreadable("unreadable.too_long")
     for word in words:
         if not _WORD.match(word):
-            raise TEXT.unreadable("unreadable.word", word=repr(word[:20]))
+            raise TEXT.unreadable("unreadable.word", word=shown(word[:20]))
     w = _Words(words)
     kind = w.take("what.order")
     order: Order
@@ -146,9 +151,9 @@ def parse_order(text: str) -> Order:
         _parse_action(w, order)
         _parse_bonus(w, order)
     else:
-        raise TEXT.unreadable("unreadable.order", kind=repr(kind[:20]))
+        raise TEXT.unreadable("unreadable.order", kind=shown(kind[:20]))
     if not w.done():
-        raise TEXT.unreadable("unreadable.trailing", word=repr(w.peek()))
+        raise TEXT.unreadable("unreadable.trailing", word=shown(w.peek()))
     return order
 
 
@@ -191,4 +196,4 @@ def _parse_action(w: _Words, order: Order) -> None:
             if w.peek() is not None and w.peek() != "BONUS":
                 order["connection"] = w.take("what.connection")
     else:
-        raise TEXT.unreadable("unreadable.play_action", action=repr(action))
+        raise TEXT.unreadable("unreadable.play_action", action=shown(action))
