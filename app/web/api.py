@@ -39,6 +39,7 @@ from app.tokens import hash_token, looks_like_token
 from app.verify import order_receipt
 from app.web.api_text import render, render_prompt
 from app.web.forms import MAX_DB_INT, MAX_NOTATION, bounded_int
+from app.web.limits import link_known
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -97,6 +98,7 @@ def _seat(token: str) -> tuple[Game, Seat]:
     ).first()
     if found is None:
         abort(404)
+    link_known()
     seat, game = found
     return game, seat
 

@@ -20,6 +20,7 @@ from app.tokens import hash_token, looks_like_token, sign
 from app.turns import Refused
 from app.turns.store import player_by_address
 from app.web.forms import finite_float
+from app.web.limits import link_known
 
 bp = Blueprint("gm", __name__, url_prefix="/gm")
 
@@ -38,7 +39,10 @@ def find_game(token: str) -> Game:
     if not looks_like_token(token):
         abort(404)
     game = get_session().exec(select(Game).where(Game.gm_token_hash == hash_token(token))).first()
-    return game or abort(404)
+    if game is None:
+        abort(404)
+    link_known()
+    return game
 
 
 def _csrf(game: Game) -> str:

@@ -16,6 +16,7 @@ from app.models import Game, League, LeagueGame, Player, Season, Seat
 from app.notices import reason
 from app.render_env import ASSET_SCHEME, asset_fetcher
 from app.tokens import hash_token, looks_like_token, sign
+from app.web.limits import link_known
 
 bp = Blueprint("leagues", __name__)
 
@@ -79,7 +80,11 @@ def join(slug: str, token: str) -> Response | str:
 def _gm_league(token: str) -> League:
     if not looks_like_token(token):
         abort(404)
-    return get_session().exec(select(League).where(League.gm_token_hash == hash_token(token))).first() or abort(404)
+    league = get_session().exec(select(League).where(League.gm_token_hash == hash_token(token))).first()
+    if league is None:
+        abort(404)
+    link_known()
+    return league
 
 
 def _gm_csrf(league: League) -> str:

@@ -35,7 +35,7 @@ import functools
 import logging
 from collections.abc import Iterable
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, g, render_template, request
 from limits import RateLimitItem, parse
 from limits.storage import storage_from_string
 from limits.strategies import STRATEGIES
@@ -103,6 +103,12 @@ def take_or_refuse(limit: str, *keys: str) -> None:
         abort(429)
 
 
+def link_known() -> None:
+    """This request's link was found: a 404 it answers (no such report, an export not ready) is not a
+    guess at links, and does not count against the address (a player must not lock themselves out)."""
+    g.link_known = True
+
+
 def init_app(app: Flask, link_blueprints: Iterable[Blueprint] = ()) -> None:
     """Install the limits; ``link_blueprints`` (the pages behind personal links) share the bad-link limit."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
@@ -120,7 +126,7 @@ def init_app(app: Flask, link_blueprints: Iterable[Blueprint] = ()) -> None:
 
     @app.after_request
     def count_bad_links(resp: Response) -> Response:
-        if resp.status_code == 404 and request.blueprint in links:
+        if resp.status_code == 404 and request.blueprint in links and not g.get("link_known"):
             get_limiter().take(_bad_token_limit(), client_address(), LINK_SCOPE)
         return resp
 

@@ -31,6 +31,7 @@ from app.notices import Refusal, reason
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns.store import address_key
 from app.usertext import clean
+from app.web.limits import link_known
 
 bp = Blueprint("me", __name__, url_prefix="/me")
 
@@ -43,6 +44,7 @@ def find_player(token: str) -> Player:
         abort(404)
     player = get_session().exec(select(Player).where(Player.prefs_hash == hash_token(token))).first()
     if player is not None and hmac.compare_digest(prefs_token(player), token):
+        link_known()
         return player
     abort(404)
 

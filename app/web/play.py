@@ -43,7 +43,7 @@ from app.tokens import hash_token, looks_like_token, sign
 from app.verify import order_receipt
 from app.web.forms import MAX_NOTATION, bounded_int, too_long_field
 from app.web.language import link_seat
-from app.web.limits import client_address, take_or_refuse
+from app.web.limits import client_address, link_known, take_or_refuse
 from app.web.pdfcache import cached_pdf, report_limit
 
 bp = Blueprint("play", __name__)
@@ -96,6 +96,7 @@ def find_seat(token: str) -> tuple[Game, Seat]:
     found = link_seat(token)
     if found is None:
         abort(404)
+    link_known()
     return found.game, found.seat
 
 

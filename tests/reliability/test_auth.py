@@ -404,6 +404,19 @@ def test_b09_bad_token_lookups_are_rate_limited_per_address(app, client, runner)
     assert post_form(client, made["seats"][0]["link"], {"n": "2"}).status_code == 303
 
 
+def test_b09_a_players_own_404s_on_a_valid_link_never_lock_them_out(app, client, runner):
+    """A report that does not exist, an export not ready: 404s on a link that is valid are not guesses at
+    links, and do not count against the player's address."""
+    app.config["RATELIMIT_BAD_TOKENS"] = "10 per minute"
+    made = create_game(runner)
+    mine = path_of(made["seats"][0]["link"])
+    player = {"REMOTE_ADDR": "10.0.0.3"}
+    for _ in range(15):
+        assert client.get(mine + "/report.pdf?step=999", environ_base=player).status_code == 404
+    assert client.get(mine, environ_base=player).status_code == 200
+    assert client.get(f"/api/v1/seat/{mine.rsplit('/', 1)[1]}", environ_base=player).status_code == 200
+
+
 def test_b09_a_rate_limit_store_that_does_not_answer_turns_no_player_away(app, client, runner, monkeypatch):
     """A shared store that is down (``RATELIMIT_STORAGE_URI``): the link pages still open and take orders,
     and a guesser's bad links are still plain 404 pages, never a 500."""
