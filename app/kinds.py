@@ -69,6 +69,7 @@ class GmActionKind(StrEnum):
     ASK_PAUSE = "ask-pause"
     PAUSE_REQUEST = "pause-request"
     PAUSE_CONSENT = "pause-consent"
+    GM_LINK = "gm-link"
 
 
 class OutboxStatus(StrEnum):

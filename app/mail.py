@@ -23,7 +23,7 @@ from email.utils import format_datetime
 from typing import Any
 
 from flask import Flask, current_app
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from app import mailjobs, reports
@@ -71,7 +71,8 @@ def fill_link(body: str, link: str, prefs: str = "") -> str:
 
 
 def prefs_link_for(session: Session, address: str) -> str:
-    player = session.exec(select(Player).where(Player.email == address)).first()
+    player = session.exec(select(Player).where(func.lower(Player.email) == address.strip().lower())
+                          .order_by(col(Player.id))).first()  # as ``turns.store.player_by_address``
     return prefs_link(player) if player is not None else ""
 
 

@@ -234,8 +234,8 @@ def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, pla
     ctx = report_context(session, game, rules, seat, player, now)
     kind = f"handover{seat.token_version}"
     with player_locale(player.language):
-        text = render_template("mail/turn.txt", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
-        html = render_template("mail/turn.html", ctx=ctx, kind="start", link=LINK_PLACEHOLDER)
+        text = render_template("mail/turn.txt", ctx=ctx, kind="handover", link=LINK_PLACEHOLDER)
+        html = render_template("mail/turn.html", ctx=ctx, kind="handover", link=LINK_PLACEHOLDER)
         subject = gettext("[%(title)s #%(id)s] you take over %(seat)s",
                           title=game_title_filter(game.title, game.slug), id=game.id,
                           seat=seat_name_filter(seat.seat, game.slug))
@@ -256,14 +256,3 @@ def outage_notice(session: Session, game: Game, hours: float, now: datetime) -> 
                    kind=f"outage{int(now.timestamp())}", to_addr=player.email,
                    subject=subject, text=text, html="",
                    report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
-
-
-def game_crashed(session: Session, game: Game) -> None:
-    if not game.gm_email:
-        return
-    text = render_template("mail/crashed.txt", game=game)
-    queue_mail(
-        session, game_id=game.id, step_no=game.step_no, seat="GM", kind="crashed",
-        to_addr=game.gm_email, subject=f"[{game.title} #{game.id}] stopped: needs the GM",
-        text=text, html="", report_id=None, thread=f"g{game.id}.GM",
-    )

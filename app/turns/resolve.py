@@ -25,7 +25,7 @@ from sqlalchemy import insert, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app import deadlines, ladder, mailjobs, notify, standing
+from app import deadlines, gm_mail, ladder, mailjobs, notify, standing
 from app.db import is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import Rules, bot_order, step_rng
@@ -243,7 +243,7 @@ def count_attempt(engine: Engine, game_id: int, step_no: int, max_attempts: int)
         if game.attempts >= max_attempts:
             game.status = GameStatus.CRASHED
             game.last_error = game.last_error or "the processor stopped while resolving this step"
-            notify.game_crashed(session, game)
+            gm_mail.game_crashed(session, game)
             session.add(game)
             return False
         game.attempts += 1
@@ -264,7 +264,7 @@ def record_failure(engine: Engine, game_id: int, error: str, max_attempts: int) 
         crashed = game.attempts >= max_attempts and game.status == GameStatus.RUNNING
         if crashed:
             game.status = GameStatus.CRASHED
-            notify.game_crashed(session, game)
+            gm_mail.game_crashed(session, game)
         session.add(game)
         return crashed
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app import deadlines, notify
+from app import deadlines, gm_mail, notify
 from app.db import write_session
 from app.games import get_rules
 from app.games.base import step_rng
@@ -109,6 +109,7 @@ def create_game(
     state = rules.setup(opts, seats, step_rng(seed, 0, "setup"))
     open_step(session, game, rules, state, now, first=True)
     notify.game_started(session, game, rules, now)
+    gm_mail.game_opened(session, game, now)
     return NewGame(game, links, gm_token)
 
 

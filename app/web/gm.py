@@ -12,8 +12,8 @@ from app import press, turns
 from app.db import get_engine, get_session, write_session
 from app.games import all_games
 from app.i18n.terms import N_
-from app.kinds import OutboxStatus
-from app.links import seat_link
+from app.kinds import GmActionKind, OutboxStatus
+from app.links import issue_gm_token, seat_link
 from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
 from app.notices import Refusal, reason, seat_name
 from app.tokens import hash_token, looks_like_token, sign
@@ -149,6 +149,8 @@ def act(token: str):  # type: ignore[no-untyped-def]
     engine = get_engine()
     now = utcnow()
     new_link = None
+    if action == "new-gm-link":
+        return _new_gm_link(game, now)
     try:
         with write_session(engine) as session:
             live = session.get(Game, game.id)
@@ -162,6 +164,17 @@ def act(token: str):  # type: ignore[no-untyped-def]
         get_session().expire_all()
         return overview(token, new_link=new_link)
     return redirect(f"/gm/{token}", code=303)
+
+
+def _new_gm_link(game: Game, now) -> Response:  # type: ignore[no-untyped-def]
+    """The game's GM page moves to a new address (the old one may have leaked: it stops working); the GM
+    goes there, and the GM's home page lists it."""
+    with write_session(get_engine()) as session:
+        live = session.get(Game, game.id)
+        token = issue_gm_token(live)
+        session.add(live)
+        turns.control.log_action(session, live, GmActionKind.GM_LINK, now)
+    return redirect(f"/gm/{token}?moved=1", code=303)
 
 
 def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore[no-untyped-def]

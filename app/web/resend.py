@@ -12,15 +12,17 @@ from datetime import UTC, timedelta
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request
-from sqlmodel import select
+from sqlalchemy import func
+from sqlmodel import col, select
 
 from app.db import get_engine, write_session
+from app.gm_mail import gm_home_link
 from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
 from app.kinds import GameStatus
 from app.mail import queue_mail
-from app.models import Game, OutboxMail, Seat, utcnow
+from app.models import Game, OutboxMail, Player, Seat, utcnow
 from app.tokens import LINK_PLACEHOLDER
-from app.turns.store import player_by_address
+from app.turns.store import address_key, player_by_address
 from app.web.limits import client_address, resend_limit, take_or_refuse
 
 bp = Blueprint("resend", __name__)
@@ -60,6 +62,10 @@ def _pad(started: float, floor: float) -> None:
     time.sleep(max(1, math.ceil(spent / floor)) * floor - spent)
 
 
+#: the games whose GM can still act on them: their GM is mailed their home page on "resend"
+GM_STATUSES = (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.CRASHED)
+
+
 def _queue_resends(email: str) -> int:
     now = utcnow()
     cap = int(current_app.config["RESEND_PER_DAY"])
@@ -89,7 +95,22 @@ def _queue_resends(email: str) -> int:
                        subject=subject,
                        text=text, html="", report_id=None, thread=f"g{game.id}.{seat.seat}", now=now)
             queued += 1
+        queued += _queue_gm_home(session, player, now, cap)
     return queued
+
+
+def _queue_gm_home(session: Any, player: Player, now: Any, cap: int) -> int:
+    """A GM's home page (every game they run, each with its GM page), when this address runs a game."""
+    runs = session.exec(select(Game.id).where(func.lower(Game.gm_email) == address_key(player.email),
+                                              col(Game.status).in_(GM_STATUSES))).first()
+    if runs is None:
+        return 0
+    sent = session.exec(select(OutboxMail).where(OutboxMail.to_addr == player.email,
+                                                 col(OutboxMail.kind).like("gm-home%"))).all()
+    if len([m for m in sent if _aware(m.created_at) > now - timedelta(days=1)]) >= cap:
+        return 0
+    gm_home_link(session, player, now, kind=f"gm-home{len(sent) + 1}")
+    return 1
 
 
 def _aware(moment: Any) -> Any:

@@ -216,7 +216,7 @@ def test_gm_extension_is_capped_logged_and_refused_to_a_playing_gm(app, client, 
     too_much = client.post(gm, data={"csrf_token": csrf_of(page), "action": "extend", "hours": "400"})
     assert too_much.status_code == 422 and "capped" in too_much.get_data(as_text=True)
     html = client.get(gm).get_data(as_text=True)
-    assert "extend (24 h)" in html
+    assert "deadline extended (24 h)" in html
     with Session(get_engine(app)) as s:
         assert any("The GM extended the deadline by 24 hours." == e.text for e in s.exec(select(Event)))
     assert datetime  # keep the import for readers of the dates above

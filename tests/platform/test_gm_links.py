@@ -1,0 +1,70 @@
+"""A GM always has a way back to their games, and can move a GM page whose address leaked.
+
+Game creation mails the GM (in the GM's language) their home page, which lists each game
+with its GM page; "resend my link" mails it again to an address that runs games; the GM
+page moves to a new address on request (the old one stops working); a replacement player
+is told they take over a game under way, not that a game begins.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from app.db import get_engine, write_session
+from app.links import prefs_link
+from app.mail import fill_link
+from app.models import OutboxMail, Player
+from app.tokens import PREFS_PLACEHOLDER
+from tests.platform.helpers import create_game, csrf_of, mails, path_of
+
+
+def _gm_mails(app, kind_prefix: str) -> list[OutboxMail]:
+    return [m for m in mails(app) if m.seat == "GM" and m.kind.startswith(kind_prefix)]
+
+
+def test_a_new_game_mails_its_gm_the_way_to_the_gm_page_in_the_gms_language(app, client, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    [mail] = _gm_mails(app, "gm-opened")
+    assert mail.to_addr == "gm@example.org" and f"#{made['game']}" in mail.subject
+    assert PREFS_PLACEHOLDER in mail.text
+    assert made["gm_link"].rsplit("/", 1)[1] not in mail.text, "no GM token is stored in the outbox"
+    with app.app_context(), Session(get_engine(app)) as s:
+        home = prefs_link(s.exec(select(Player).where(Player.email == "gm@example.org")).one())
+    assert fill_link(mail.text, "", home).count(home) == 1
+    assert path_of(made["gm_link"]) in client.get(path_of(home)).get_data(as_text=True), "the home lists the page"
+    with write_session(get_engine(app)) as s:
+        gm = s.exec(select(Player).where(Player.email == "gm@example.org")).one()
+        gm.language = "pt"
+    create_game(runner, "toy", ("c@example.org", "d@example.org"), "--gm", "gm@example.org")
+    assert _gm_mails(app, "gm-opened")[-1].subject.endswith("é o GM")
+
+
+def test_resend_mails_a_gm_their_home_page(app, client, runner):
+    create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "GM@example.org")
+    assert client.post("/resend", data={"email": "gm@EXAMPLE.org"}).status_code == 200
+    [mail] = _gm_mails(app, "gm-home")
+    assert mail.to_addr == "gm@example.org" and PREFS_PLACEHOLDER in mail.text
+
+
+def test_a_gm_page_moves_to_a_new_address_and_the_old_one_stops_working(app, client, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    old = path_of(made["gm_link"])
+    resp = client.post(old, data={"csrf_token": csrf_of(client.get(old).get_data(as_text=True)),
+                                  "action": "new-gm-link"})
+    assert resp.status_code == 303
+    new = resp.headers["Location"].split("?", 1)[0]
+    assert new != old and client.get(old).status_code == 404
+    page = client.get(resp.headers["Location"]).get_data(as_text=True)
+    assert "the old address no longer works" in page and "GM page moved" in page
+    home = path_of(made["gm_home"])
+    assert new in client.get(home).get_data(as_text=True) and old not in client.get(home).get_data(as_text=True)
+
+
+def test_a_replacement_player_takes_over_a_game_under_way(app, client, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    gm = path_of(made["gm_link"])
+    resp = client.post(gm, data={"csrf_token": csrf_of(client.get(gm).get_data(as_text=True)), "action": "replace",
+                                 "seat": "B", "email": "new@example.org"})
+    assert resp.status_code == 303
+    [mail] = [m for m in mails(app) if m.to_addr == "new@example.org"]
+    assert "You take over" in mail.text and "a game under way" in mail.text and "begins" not in mail.text
