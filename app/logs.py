@@ -23,9 +23,14 @@ from werkzeug.serving import WSGIRequestHandler
 TOKEN_PATH = re.compile(r"(/(?:p|gm|me|lg|api/v1/seat|l/[^/\s?#]+/join)/)[A-Za-z0-9_-]{20,}")
 
 
+#: the game-creation key (``GM_CREATE_KEY``) in a query string: ``/gm/new?key=...``
+KEY_QUERY = re.compile(r"([?&]key=)[^&\s\"]+")
+
+
 def redact(text: str) -> str:
-    """``/p/<token>`` -> ``/p/<redacted>`` (and the same for every other personal link)."""
-    return TOKEN_PATH.sub(lambda m: f"{m.group(1)}<redacted>", text)
+    """``/p/<token>`` -> ``/p/<redacted>`` (and the same for every other personal link, and the
+    game-creation key in ``/gm/new?key=``)."""
+    return KEY_QUERY.sub(r"\1<redacted>", TOKEN_PATH.sub(lambda m: f"{m.group(1)}<redacted>", text))
 
 
 def _redact_args(args):  # type: ignore[no-untyped-def]

@@ -50,7 +50,9 @@ def _page(token: str, game: Game, seat: Seat, *, status: int = 200, error: Any =
           values: Any = None) -> Response:
     """The page that sets a standing order for the decision the seat owes (the seat page if none)."""
     prompt = game.owed.get(seat.seat) if game.status == GameStatus.RUNNING else None
-    if not prompt:
+    if not prompt:  # nothing owed (any more): the seat page, with the refusal when there is one
+        if error:
+            return render_page(game, seat, status=status, error=error)
         return redirect(f"/p/{token}#standing", code=303)
     values = values if values is not None else MultiDict()
     resp = make_response(render_template(

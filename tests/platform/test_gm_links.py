@@ -68,3 +68,11 @@ def test_a_replacement_player_takes_over_a_game_under_way(app, client, runner):
     assert resp.status_code == 303
     [mail] = [m for m in mails(app) if m.to_addr == "new@example.org"]
     assert "You take over" in mail.text and "a game under way" in mail.text and "begins" not in mail.text
+
+
+def test_the_front_page_offers_to_start_a_game_only_where_anyone_may(app, client):
+    assert 'href="/gm/new"' in client.get("/").get_data(as_text=True)
+    app.config["GM_CREATE_KEY"] = "a-key-for-our-gms"
+    assert 'href="/gm/new"' not in client.get("/").get_data(as_text=True)
+    assert client.get("/gm/new").status_code == 403
+    assert client.get("/gm/new?key=a-key-for-our-gms").status_code == 200

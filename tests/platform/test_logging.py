@@ -30,6 +30,8 @@ def test_every_personal_link_is_masked():
     assert masked == ("GET /p/<redacted> /p/<redacted>/history /gm/<redacted> /me/<redacted>/deadlines.ics "
                       "/lg/<redacted> https://pbem.example.org/l/spring-cup/join/<redacted>?x=1")
     assert logs.redact("/dev/mailbox/3 /g/12/verify /static/site.css") == "/dev/mailbox/3 /g/12/verify /static/site.css"
+    assert logs.redact('"GET /gm/new?key=s3cret-Key_1&lang=pt HTTP/1.1" 200') == \
+        '"GET /gm/new?key=<redacted>&lang=pt HTTP/1.1" 200', "the game-creation key is a secret too"
 
 
 def test_a_token_in_a_log_message_is_masked_in_records_and_in_both_formats(app, caplog):

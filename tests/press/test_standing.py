@@ -7,7 +7,8 @@ from datetime import timedelta
 from sqlmodel import Session, select
 
 from app import turns
-from app.db import get_engine
+from app.db import get_engine, write_session
+from app.kinds import GameStatus
 from app.models import Event, Game, Order, OutboxMail, Report, StandingOrder, Step
 from app.verify import replay_game
 from tests.platform.helpers import csrf_of, step_of
@@ -127,3 +128,17 @@ def test_standing_orders_are_set_on_a_page_of_their_own_that_keeps_a_refused_inp
     resp = _set(client, link, notation="PICK 99")
     assert resp.status_code == 422 and "PICK 99" in resp.get_data(as_text=True), "the refused input is kept"
     assert not _rows(app, StandingOrder)
+
+
+def test_a_standing_order_refused_when_the_seat_owes_nothing_says_why(app, client, runner):
+    made = create(runner)
+    link = links(made)
+    html = page(client, link["A"])
+    with write_session(get_engine(app)) as s:  # the game ended while the page was open
+        game = s.get(Game, made["game"])
+        game.status, game.owed = GameStatus.FINISHED, {}
+    resp = client.post(f"{link['A']}/standing", data={"csrf_token": csrf_of(html), "step_no": step_of(html),
+                                                      "form_index": "0", "n": "2"})
+    assert resp.status_code == 422, "not a silent redirect that looks like it was saved"
+    assert "class=\"error\"" in resp.get_data(as_text=True)
+    assert _rows(app, StandingOrder) == []
