@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
@@ -16,7 +17,8 @@ from app.models import Game, League, LeagueGame, Player, Season, Seat
 from app.notices import reason
 from app.render_env import ASSET_SCHEME, asset_fetcher
 from app.tokens import hash_token, looks_like_token, sign
-from app.web.limits import link_known
+from app.web.limits import client_address, link_known, take_or_refuse
+from app.web.pdfcache import cached, report_limit
 
 bp = Blueprint("leagues", __name__)
 
@@ -51,8 +53,14 @@ def standings_pdf(slug: str) -> Response:
     # deferred: WeasyPrint loads Pango, which no other page needs
     import weasyprint
 
-    html = render_template("reports/standings.html", **_public_context(_league(slug)))
-    pdf = weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=asset_fetcher()).write_pdf()
+    league = _league(slug)
+    html = render_template("reports/standings.html", **_public_context(league))
+
+    def render() -> bytes:  # a miss: counted against the client's render limit, as a turn report's is
+        take_or_refuse(report_limit(), client_address(), "standings-render")
+        return bytes(weasyprint.HTML(string=html, base_url=ASSET_SCHEME + "/", url_fetcher=asset_fetcher()).write_pdf())
+
+    pdf = cached(("standings", league.id, hashlib.sha256(html.encode()).hexdigest()), render)
     resp = make_response(pdf)
     resp.headers["Content-Type"] = "application/pdf"
     resp.headers["Content-Disposition"] = f'inline; filename="{slug}-standings.pdf"'

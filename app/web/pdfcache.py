@@ -2,7 +2,8 @@
 
 A report is rendered once per (seat, link version, report, language) and kept in a
 small in-process cache (``REPORT_CACHE_SIZE`` entries, least recently used first out),
-so a page reloaded in a loop costs nothing.  Renders that miss the cache count against
+so a page reloaded in a loop costs nothing; a league's public standings PDF is cached the
+same way, under its page's content.  Renders that miss the cache count against
 ``RATELIMIT_REPORT`` (default 30 per minute) for each client and link: past it the
 client gets the 429 page, and other players' pages stay fast.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 from flask import current_app
 
@@ -22,7 +24,7 @@ EXTENSION = "pbem_report_cache"
 _lock = threading.Lock()
 
 
-def _cache() -> OrderedDict[tuple[int, int, int, str], bytes]:
+def _cache() -> OrderedDict[tuple[Any, ...], bytes]:
     """This application's cache (one per app: two apps of a process never share reports)."""
     with _lock:
         return current_app.extensions.setdefault(EXTENSION, OrderedDict())  # type: ignore[no-any-return]
@@ -34,7 +36,11 @@ def report_limit() -> str:
 
 def cached_pdf(seat: Seat, report: Report, render: Callable[[], bytes]) -> bytes:
     """The PDF of ``report`` for ``seat`` in the reader's language, rendered by ``render`` on a miss."""
-    key = (seat.id or 0, seat.token_version, report.id or 0, current_language())
+    return cached((seat.id or 0, seat.token_version, report.id or 0, current_language()), render)
+
+
+def cached(key: tuple[Any, ...], render: Callable[[], bytes]) -> bytes:
+    """The PDF cached under ``key`` (what it is made from), rendered by ``render`` on a miss."""
     cache = _cache()
     with _lock:
         pdf = cache.get(key)

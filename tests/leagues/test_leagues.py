@@ -75,7 +75,7 @@ def _finish_round(app, runner):
         assert out.exit_code == 0, out.output
 
 
-def test_results_feed_standings_ratings_and_next_round(app, client, runner):
+def test_results_feed_standings_ratings_and_next_round(app, client, runner, monkeypatch):
     made = _league(runner, "toy", "--extensions", "0")
     runner.invoke(args=["league", "add", "winter-cup", *EMAILS])
     runner.invoke(args=["league", "season", "winter-cup"])
@@ -99,6 +99,12 @@ def test_results_feed_standings_ratings_and_next_round(app, client, runner):
     assert pdf.headers["Content-Type"] == "application/pdf"
     text = PdfReader(io.BytesIO(pdf.data)).pages[0].extract_text()
     assert "Winter Cup" in text and "Rating" in text
+    import weasyprint  # a public PDF reloaded in a loop is rendered once, and renders are limited per client
+
+    renders = []
+    real = weasyprint.HTML
+    monkeypatch.setattr(weasyprint, "HTML", lambda *a, **k: renders.append(1) or real(*a, **k))
+    assert client.get("/l/winter-cup/standings.pdf").data == pdf.data and renders == []
     # a recorded game is never counted twice
     assert json.loads(runner.invoke(args=["league", "advance"]).output)["recorded"] == 0
 
