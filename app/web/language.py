@@ -121,7 +121,7 @@ def _remember() -> None:
         return
     player_id, language = found
     current = normalize(language) if language else None
-    if asked and asked != current and endpoint in LANDING_PAGES and request.method in ("GET", "HEAD"):
+    if asked and asked != current and endpoint in LANDING_PAGES and request.method == "GET":
         with write_session(get_engine()) as session:
             live = session.get(Player, player_id)
             if live is not None:

@@ -1,7 +1,9 @@
 """The player's page: ``/p/<token>`` shows one seat and takes its orders.
 
-GET and HEAD never change anything (mail scanners open links); only a POST
-with a valid form token acts.  The form token is an HMAC of the seat and the
+GET and HEAD never change a game (mail scanners open links); only a POST
+with a valid form token acts.  The one thing a GET keeps is a language the
+player picked from the page's language menu (``?lang=``, which no mail link
+carries): it becomes their language for mails and reports too.  The form token is an HMAC of the seat and the
 time, so no cookie or session is needed.
 """
 

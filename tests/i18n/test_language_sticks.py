@@ -61,3 +61,15 @@ def test_a_language_we_do_not_speak_changes_nothing(app, client, runner):
     made = create_game(runner, "dual_powers", ("ana@example.org", "rui@example.org"))
     client.get(path_of(made["seats"][0]["link"]) + "?lang=de")
     assert _language(app, "ana@example.org") in ("", None, "en")
+
+
+
+def test_a_head_request_with_a_language_changes_nothing(app, client, runner):
+    """A link checker's HEAD keeps nothing; only a player's GET does."""
+    made = create_game(runner)
+    link = path_of(made["seats"][0]["link"])
+    before = _language(app, "a@example.org")
+    assert client.head(link + "?lang=el").status_code == 200
+    assert _language(app, "a@example.org") == before != "el"
+    client.get(link + "?lang=el")
+    assert _language(app, "a@example.org") == "el"
