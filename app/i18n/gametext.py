@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 MISSING: set[tuple[str, str]] = set()
 """(game, message id) pairs met while rendering that the game's catalogue lacks."""
+#: how many missing ids ``MISSING`` keeps (and logs) at most in one process
+MAX_MISSING = 1000
 
 
 def catalogue(slug: str) -> Catalogue:
@@ -68,9 +70,11 @@ def render(slug: str, text: Any, lang: str) -> str:
     trans = translations(slug, lang)
 
     def missing(msg_id: str) -> None:
-        if (slug, msg_id) not in MISSING:
+        # a message id may come from a request (a GM's seat field): kept short, and the set bounded
+        msg_id = msg_id[:80]
+        if (slug, msg_id) not in MISSING and len(MISSING) < MAX_MISSING:
             log.warning("game %s: no message %r in its catalogue", slug, msg_id)
-        MISSING.add((slug, msg_id))
+            MISSING.add((slug, msg_id))
 
     def join(items: list[str]) -> str:
         if lang == "en":

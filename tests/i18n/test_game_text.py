@@ -73,3 +73,13 @@ def test_a_bad_option_reads_in_the_gms_language(app, client):
                                         "options": '{"round_limit": 8}'}, headers={"Accept-Language": "el"})
     assert page.status_code == 200
     assert "πρέπει να είναι ένα από τα 0, 30, 50, 80" in page.get_data(as_text=True)
+
+
+def test_unknown_message_ids_from_requests_neither_grow_memory_nor_flood_the_log(caplog):
+    gametext.MISSING.clear()
+    for i in range(gametext.MAX_MISSING + 500):
+        gametext.render("", {"msg": f"seat.{i}{'x' * 5000}"}, "en")
+    assert len(gametext.MISSING) == gametext.MAX_MISSING
+    assert all(len(msg_id) <= 80 for _slug, msg_id in gametext.MISSING)
+    assert len(caplog.records) <= gametext.MAX_MISSING
+    gametext.MISSING.clear()
