@@ -15,6 +15,7 @@ from flask import render_template
 from sqlmodel import Session
 
 from app.i18n import game_title_filter, gettext, player_locale
+from app.i18n.terms import N_
 from app.models import Game, Player
 from app.outbox import queue_mail
 from app.tokens import PREFS_PLACEHOLDER
@@ -32,24 +33,23 @@ def _title(game: Game) -> str:
 
 def game_opened(session: Session, game: Game, now: datetime) -> None:
     """Tell the GM (if the game has one) that the game is open, and where its GM page is."""
-    if not game.gm_email:
-        return
-    with player_locale(_language(session, game)):
-        subject = gettext("[%(title)s #%(id)s] you are the GM", title=_title(game), id=game.id)
-        text = render_template("mail/gm_opened.txt", game=game, home=PREFS_PLACEHOLDER)
-    queue_mail(session, game_id=game.id, step_no=game.step_no, seat="GM", kind="gm-opened", to_addr=game.gm_email,
-               subject=subject, text=text, html="", report_id=None, thread=f"g{game.id}.GM", now=now)
+    _to_gm(session, game, "gm-opened", N_("[%(title)s #%(id)s] you are the GM"), "mail/gm_opened.txt", now)
 
 
 def game_crashed(session: Session, game: Game) -> None:
     """Tell the GM that the game stopped on an error, and how to resume it."""
+    _to_gm(session, game, "crashed", N_("[%(title)s #%(id)s] stopped: needs the GM"), "mail/crashed.txt", None)
+
+
+def _to_gm(session: Session, game: Game, kind: str, subject: str, template: str, now: datetime | None) -> None:
+    """One mail about ``game`` to its GM (none if it has no GM), in the GM's language."""
     if not game.gm_email:
         return
     with player_locale(_language(session, game)):
-        subject = gettext("[%(title)s #%(id)s] stopped: needs the GM", title=_title(game), id=game.id)
-        text = render_template("mail/crashed.txt", game=game, home=PREFS_PLACEHOLDER)
-    queue_mail(session, game_id=game.id, step_no=game.step_no, seat="GM", kind="crashed", to_addr=game.gm_email,
-               subject=subject, text=text, html="", report_id=None, thread=f"g{game.id}.GM")
+        title = gettext(subject, title=_title(game), id=game.id)
+        text = render_template(template, game=game, home=PREFS_PLACEHOLDER)
+    queue_mail(session, game_id=game.id, step_no=game.step_no, seat="GM", kind=kind, to_addr=game.gm_email,
+               subject=title, text=text, html="", report_id=None, thread=f"g{game.id}.GM", now=now)
 
 
 def gm_home_link(session: Session, player: Player, now: datetime, *, kind: str) -> None:

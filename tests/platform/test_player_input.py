@@ -13,6 +13,7 @@ import re
 from sqlmodel import Session, select
 
 from app.db import get_engine, write_session
+from app.links import prefs_link
 from app.models import Absence, Game, Order, Player
 from tests.platform.helpers import create_game, csrf_of, path_of, step_of
 
@@ -27,6 +28,13 @@ def _set_language(app, email: str, lang: str) -> None:
         player = s.exec(select(Player).where(Player.email == email)).one()
         player.language = lang
         s.add(player)
+
+
+def _settings_page(app, runner) -> str:
+    """A new game's first player's settings page (``/me/<token>``)."""
+    create_game(runner)
+    with app.app_context(), Session(get_engine(app)) as s:
+        return path_of(prefs_link(s.exec(select(Player).where(Player.email == "a@example.org")).one()))
 
 
 def test_an_empty_order_box_says_to_type_an_order_and_stores_nothing(app, client, runner):
@@ -44,13 +52,7 @@ def test_an_empty_order_box_says_to_type_an_order_and_stores_nothing(app, client
 
 
 def test_an_absence_in_the_past_is_refused_for_being_past(app, client, runner):
-    create_game(runner)
-    with Session(get_engine(app)) as s:
-        player = s.exec(select(Player).where(Player.email == "a@example.org")).one()
-    from app.links import prefs_link
-
-    with app.app_context():
-        me = path_of(prefs_link(player))
+    me = _settings_page(app, runner)
     html = client.get(me).get_data(as_text=True)
     assert "0 used this year" in html and "0.0" not in html
     resp = client.post(me, data={"csrf_token": csrf_of(html), "action": "absence", "start": "2020-01-01",
@@ -62,13 +64,7 @@ def test_an_absence_in_the_past_is_refused_for_being_past(app, client, runner):
 
 
 def test_an_unknown_time_zone_of_any_length_is_refused_not_an_error(app, client, runner):
-    create_game(runner)
-    with Session(get_engine(app)) as s:
-        player = s.exec(select(Player).where(Player.email == "a@example.org")).one()
-    from app.links import prefs_link
-
-    with app.app_context():
-        me = path_of(prefs_link(player))
+    me = _settings_page(app, runner)
     for zone in ("a" * 300, "Mars/Olympus", "\x00", "../../etc/passwd"):
         html = client.get(me).get_data(as_text=True)
         resp = client.post(me, data={"csrf_token": csrf_of(html), "action": "settings", "timezone": zone})
