@@ -70,6 +70,7 @@ class GmActionKind(StrEnum):
     PAUSE_REQUEST = "pause-request"
     PAUSE_CONSENT = "pause-consent"
     GM_LINK = "gm-link"
+    RESEND = "resend"
 
 
 class OutboxStatus(StrEnum):

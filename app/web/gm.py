@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import json
+from datetime import timedelta
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
 from sqlmodel import select
@@ -223,7 +224,13 @@ def _hours() -> float:
 
 
 def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyped-def]
-    """Send a seat's latest mail again (same Message-ID: clients show it once)."""
+    """Send a seat's latest mail again (same Message-ID: clients show it once), at most once an hour a seat
+    (a GM's click does not become a mail flood), and logged."""
+    since = utcnow() - timedelta(hours=1)
+    recent = session.exec(select(GmAction).where(GmAction.game_id == game.id, GmAction.action == GmActionKind.RESEND,
+                                                 GmAction.detail == seat_id, GmAction.created_at > since)).first()
+    if recent is not None:
+        raise Refused(N_("That mail was sent again less than an hour ago."))
     last = session.exec(select(OutboxMail).where(OutboxMail.game_id == game.id, OutboxMail.seat == seat_id)
                         .order_by(OutboxMail.id.desc())).first()
     if last is None:
@@ -231,3 +238,4 @@ def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyp
     last.status = OutboxStatus.PENDING
     last.next_attempt_at = utcnow()
     session.add(last)
+    turns.control.log_action(session, game, GmActionKind.RESEND, utcnow(), detail=seat_id)

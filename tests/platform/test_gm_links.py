@@ -76,3 +76,17 @@ def test_the_front_page_offers_to_start_a_game_only_where_anyone_may(app, client
     assert 'href="/gm/new"' not in client.get("/").get_data(as_text=True)
     assert client.get("/gm/new").status_code == 403
     assert client.get("/gm/new?key=a-key-for-our-gms").status_code == 200
+
+
+def test_resending_a_seats_last_mail_is_logged_and_not_repeated_within_the_hour(app, client, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    gm = path_of(made["gm_link"])
+
+    def resend():
+        page = client.get(gm).get_data(as_text=True)
+        return client.post(gm, data={"csrf_token": csrf_of(page), "action": "resend", "seat": "A"})
+
+    assert resend().status_code == 303
+    again = resend()
+    assert again.status_code == 422 and "less than an hour ago" in again.get_data(as_text=True)
+    assert client.get(gm).get_data(as_text=True).count("last mail sent again") == 1
