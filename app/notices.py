@@ -96,9 +96,13 @@ def _value_words(field: dict[str, Any], value: Any) -> list[Any]:
 
 
 def played_for(slug: str, game_id: int, step_no: int, now: datetime, seat_id: str, words: Any,
-               auto: bool) -> list[Event]:
-    """What the seat and every player are told when a missed order was played for a seat."""
-    public = notice(slug, game_id, step_no, now, N_("{seat} did not order in time: auto-command played for them.")
+               auto: bool, early: bool = False) -> list[Event]:
+    """What the seat and every player are told when a missed order was played for a seat (``early``: the GM
+    closed the step before its deadline, so the seat missed none)."""
+    public = notice(slug, game_id, step_no, now,
+                    N_("The GM closed the step early: {seat} had not ordered, and the default order was played.")
+                    if early and not auto else
+                    N_("{seat} did not order in time: auto-command played for them.")
                     if auto else N_("{seat} did not order in time: the default order was played."),
                     seat=seat_name(seat_id))
     private = notice(slug, game_id, step_no, now, N_("Played for you: {order}"), order=words)

@@ -94,7 +94,10 @@ def seat_name_filter(seat: Any, slug: str | None = None, state: Any = None) -> s
         return ""
     label = getattr(get_rules(slug), "seat_label", None) if slug and state is not None else None
     if label is not None:
-        return gametext.render(slug or "", label(state, str(seat)), current_language())
+        try:
+            return gametext.render(slug or "", label(state, str(seat)), current_language())
+        except (KeyError, TypeError, ValueError):  # not one of the game's seats: named as any other text
+            pass
     return gametext.render(slug or "", name("seat", str(seat)), current_language())
 
 

@@ -26,7 +26,7 @@ from app.kinds import GameStatus, GmActionKind
 from app.links import issue_prefs_token, issue_seat_token
 from app.models import Game, GmAction, Player, Seat, iso, utcnow
 from app.notices import Refusal, notice, seat_name
-from app.turns.store import address_key, get_or_create_player, id_of, is_address
+from app.turns.store import address_key, closed_early, get_or_create_player, id_of, is_address
 
 #: What the players read in the game log after a GM action.
 _TOLD = {
@@ -218,7 +218,7 @@ def resolve_now(session: Session, game: Game, now: datetime) -> bool:
     if game.status != GameStatus.RUNNING:
         return False
     game.deadline = now
-    log_action(session, game, GmActionKind.RESOLVE, now, detail="deadline set to now")
+    log_action(session, game, GmActionKind.RESOLVE, now, detail=closed_early(game.step_no))
     session.add(game)
     return True
 

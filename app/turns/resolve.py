@@ -30,12 +30,12 @@ from app.db import is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import Rules, bot_order, step_rng
 from app.i18n.terms import N_
-from app.kinds import GameStatus, OrderSource
-from app.models import Event, Game, MailJob, Order, Step, iso, utcnow
+from app.kinds import GameStatus, GmActionKind, OrderSource
+from app.models import Event, Game, GmAction, MailJob, Order, Step, iso, utcnow
 from app.notices import notice, order_words, played_for, seat_name
 from app.seats import game_seats, read_once
 from app.turns import plan
-from app.turns.store import current_orders, id_of, planning, update_all_in, write_later
+from app.turns.store import closed_early, current_orders, id_of, planning, update_all_in, write_later
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +93,12 @@ def resolve_step(
         return _resolve_claimed(session, game, step_no, now, force)
 
 
+def _closed_by_gm(session: Session, game: Game, step_no: int) -> bool:
+    """Whether the GM resolved this step before its deadline (``control.resolve_now``'s log entry)."""
+    return session.exec(select(GmAction.id).where(GmAction.game_id == game.id, GmAction.action == GmActionKind.RESOLVE,
+                                                  GmAction.detail == closed_early(step_no))).first() is not None
+
+
 def _resolve_claimed(session: Session, game: Game, step_no: int, now: datetime, force: bool) -> Game | None:
     rules = get_rules(game.slug)
     state = game.state
@@ -100,16 +106,17 @@ def _resolve_claimed(session: Session, game: Game, step_no: int, now: datetime, 
     orders = {seat: have[seat] for seat in game.owed if seat in have}
     missing = [seat for seat in game.owed if seat not in orders]
     overdue = game.deadline is not None and game.deadline <= now
-    early = game.resolve_early or len(game.owed) == 1
+    resolves_early = game.resolve_early or len(game.owed) == 1
     if missing and not (overdue or force):
         return None
-    if missing and not force:
+    early = bool(missing) and _closed_by_gm(session, game, step_no)  # nobody missed a deadline
+    if missing and not force and not early:
         wait_until = ladder.on_missed(session, game, missing, now)
         if wait_until is not None:  # an excused extension: the step waits
             game.deadline = wait_until
             session.add(game)
             return None
-    if not missing and not (early or overdue or force):
+    if not missing and not (resolves_early or overdue or force):
         return None
     seats = {s.seat: s for s in game_seats(session, game.id)}
     cd_after = ladder.civil_disorder_after(session, game)
@@ -130,13 +137,13 @@ def _resolve_claimed(session: Session, game: Game, step_no: int, now: datetime, 
         orders[seat_id] = order
         session.add(Order(game_id=id_of(game), step_no=step_no, seat=seat_id, order=order,
                           text=rules.format(order), source=source, submitted_at=now))
-        seat.missed += 1
+        seat.missed += 0 if early else 1
         platform_ladder = not rules.handles_missed_deadlines
         if platform_ladder:  # a game that handles missed deadlines tells its own story
             words = order_words(game.owed.get(seat_id), order, rules.format(order), rules)
             session.add_all(played_for(game.slug, id_of(game), step_no, now, seat_id, words,
-                                       auto=source is OrderSource.AUTO))
-        if seat.player_id and platform_ladder and not seat.civil_disorder and seat.missed >= cd_after:
+                                       auto=source is OrderSource.AUTO, early=early))
+        if seat.player_id and platform_ladder and not early and not seat.civil_disorder and seat.missed >= cd_after:
             seat.civil_disorder = True
             session.add(notice(game.slug, id_of(game), step_no, now,
                                N_("{seat} missed {n} deadlines in a row: auto-command plays the seat until "

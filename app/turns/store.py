@@ -123,3 +123,9 @@ def update_all_in(session: Session, game: Game) -> None:
     """Set ``game.all_in``: every owed seat has an order on file for the open step."""
     game.all_in = all_in(session, game)
     session.add(game)
+
+
+def closed_early(step_no: int) -> str:
+    """The log detail of a step the GM resolved before its deadline (``resolve_now``): its seats that had not
+    ordered did not miss a deadline (``resolve`` counts no miss for them)."""
+    return f"step {step_no}"

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, render
 from sqlmodel import select
 
 from app.db import get_session
-from app.mail import build_message, fill_link, order_link, report_filename
+from app.mail import build_message, fill_link, order_link, prefs_link_for, report_filename
 from app.models import OutboxMail, Report
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
@@ -32,7 +32,9 @@ def mail(mail_id: int) -> str:
     session = get_session()
     row = session.get(OutboxMail, mail_id) or abort(404)
     link = order_link(session, row)
-    return render_template("dev/mail.html", mail=row, body=fill_link(row.text, link), link=link)
+    prefs = prefs_link_for(session, row.to_addr)  # as the sender fills it: the reader's settings (a GM's home)
+    return render_template("dev/mail.html", mail=row, body=fill_link(row.text, link, prefs), link=link,
+                           gm_home=prefs if row.seat == "GM" else "")
 
 
 @bp.route("/mailbox/<int:mail_id>/report.pdf")

@@ -164,7 +164,7 @@ def act(token: str):  # type: ignore[no-untyped-def]
     if new_link:
         get_session().expire_all()
         return overview(token, new_link=new_link)
-    return redirect(f"/gm/{token}", code=303)
+    return redirect(f"/gm/{token}?done={action}", code=303)  # the page says what was done
 
 
 def _new_gm_link(game: Game, now) -> Response:  # type: ignore[no-untyped-def]

@@ -174,7 +174,9 @@ def _custom_form(slug: str) -> str | None:
 
 def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", notice: str = "",
                 values: Any = None, form_index: str = "", notation: str = "", anytime_post: bool = False,
-                typed: bool = False) -> Response:
+                typed: bool = False, press_draft: Any = None) -> Response:
+    """The seat's page; ``error`` a refusal shown at its top, or with ``press_draft`` (the press form as
+    posted) in the press card, whose form is filled in again."""
     ctx = page_context(game, seat)
     csrf_field = Markup(  # nosec B704 (our own signed token: digits, a dot and hex; the step number)
         f'<input type="hidden" name="csrf_token" value="{ctx["csrf"]}">'
@@ -183,6 +185,7 @@ def render_page(game: Game, seat: Seat, *, status: int = 200, error: str = "", n
     html = render_template("web/play.html", error=error, notice=notice, values=values or MultiDict(),
                            csrf_field=csrf_field,
                            form_index=form_index, notation=notation, typed=typed, anytime_post=anytime_post,
+                           press_draft=press_draft,
                            anytime_action=f"/p/{request.view_args['token']}/anytime",
                            token=request.view_args["token"], **ctx)
     resp = make_response(html, status)

@@ -66,9 +66,9 @@ def send(token: str) -> Response:
                 raise Refusal(N_("A message has at most {n} characters."), n=press.max_chars())
             press.send(session, live_game, live_seat, to, text, utcnow())
             press.mark_read(session, live_seat)
-    except Refusal as exc:
+    except Refusal as exc:  # shown in the press card, the message and its ticks kept
         get_session().expire_all()
-        return render_page(game, seat, status=422, error=reason(exc))
+        return render_page(game, seat, status=422, error=reason(exc), press_draft={"text": text, "to": chosen})
     return redirect(f"/p/{token}?press=sent#press", code=303)
 
 

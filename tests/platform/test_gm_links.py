@@ -90,3 +90,34 @@ def test_resending_a_seats_last_mail_is_logged_and_not_repeated_within_the_hour(
     again = resend()
     assert again.status_code == 422 and "less than an hour ago" in again.get_data(as_text=True)
     assert client.get(gm).get_data(as_text=True).count("last mail sent again") == 1
+
+
+def test_the_gm_log_names_seats_and_settings_in_words_in_every_game(app, client, runner):
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org", "c@example.org", "d@example.org"),
+                       "--option", "players=4", "--gm", "gm@example.org")
+    gm = path_of(made["gm_link"])
+    for fields in ({"action": "press", "press": "public"},
+                   {"action": "replace", "seat": "P3", "email": "new@example.org"}):
+        page = client.get(gm).get_data(as_text=True)
+        assert client.post(gm, data={"csrf_token": csrf_of(page), **fields}).status_code == 303
+    page = client.get(gm + "?lang=pt")
+    assert page.status_code == 200, "a log line that is not a seat never breaks the page"
+    html = page.get_data(as_text=True)
+    assert "mensagens · só mensagens públicas" in html
+    assert "P3 →" not in html and "(Jogador 3) → new@example.org" in html
+
+
+def test_a_step_the_gm_closes_early_counts_no_missed_deadline(app, client, runner):
+    from app.models import Event, Seat
+
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    gm = path_of(made["gm_link"])
+    for _ in range(3):  # three early closes: as many missed deadlines would put a seat under auto-command
+        page = client.get(gm).get_data(as_text=True)
+        assert client.post(gm, data={"csrf_token": csrf_of(page), "action": "resolve"}).status_code == 303
+    with Session(get_engine(app)) as s:
+        seats = s.exec(select(Seat).where(Seat.game_id == made["game"])).all()
+        told = [e.text for e in s.exec(select(Event).where(Event.game_id == made["game"], Event.seq == -1))]
+    assert [(x.missed, x.civil_disorder) for x in seats] == [(0, False), (0, False)]
+    assert any("The GM closed the step early" in t for t in told)
+    assert not any("did not order in time" in t for t in told)

@@ -23,7 +23,11 @@ def test_a_press_message_with_no_recipient_ticked_is_refused_not_sent_to_everyon
     link = links(made)
     resp = write(client, link["A"], "for B only, please", to=())
     assert resp.status_code == 422
-    assert "Tick who is to read your message (or Everyone). Nothing was sent." in resp.get_data(as_text=True)
+    html = resp.get_data(as_text=True)
+    card = html.split('id="press"', 1)[1]
+    assert "Tick who is to read your message (or Everyone). Nothing was sent." in card, "said in the press card"
+    assert ">for B only, please</textarea>" in card, "the message is kept, not typed again"
+    assert 'action="/p/' in card and '/press#press"' in card, "the answer opens at the press card"
     with Session(get_engine(app)) as s:
         assert s.exec(select(Press)).all() == []
     assert write(client, link["A"], "to all", to=("*",)).status_code == 303
