@@ -54,6 +54,7 @@ def test_a_gm_page_moves_to_a_new_address_and_the_old_one_stops_working(app, cli
     assert resp.status_code == 303
     new = resp.headers["Location"].split("?", 1)[0]
     assert new != old and client.get(old).status_code == 404
+    assert "your GM home" in client.get(old).get_data(as_text=True), "the old address says where to look"
     page = client.get(resp.headers["Location"]).get_data(as_text=True)
     assert "the old address no longer works" in page and "GM page moved" in page
     home = path_of(made["gm_home"])
