@@ -238,7 +238,7 @@ def seat_handed_over(session: Session, game: Game, rules: Rules, seat: Seat, pla
         html = render_template("mail/turn.html", ctx=ctx, kind="handover", link=LINK_PLACEHOLDER)
         subject = gettext("[%(title)s #%(id)s] you take over %(seat)s",
                           title=game_title_filter(game.title, game.slug), id=game.id,
-                          seat=seat_name_filter(seat.seat, game.slug))
+                          seat=seat_name_filter(seat.seat, game.slug, game.state))
     queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat, kind=kind, to_addr=player.email,
                subject=subject, text=text, html=html,
                report_id=None, thread=f"g{game.id}.{seat.seat}.v{seat.token_version}", now=now)

@@ -178,9 +178,9 @@ def _mail(session: Session, game: Game, row: Press, target: Seat, now: datetime)
         return
     with player_locale(player.language):
         title = f"{game_title_filter(game.title, game.slug)} #{game.id}"
-        sender = seat_name_filter(row.sender, game.slug)
-        whom = (gettext("to everyone") if row.to is None
-                else gettext("to %(seats)s", seats=", ".join(seat_name_filter(s, game.slug) for s in row.to)))
+        sender = seat_name_filter(row.sender, game.slug, game.state)
+        whom = (gettext("to everyone") if row.to is None else gettext(
+            "to %(seats)s", seats=", ".join(seat_name_filter(s, game.slug, game.state) for s in row.to)))
         subject = gettext("[%(title)s] press from %(sender)s", title=title, sender=sender)
         lines = [gettext("%(sender)s writes %(whom)s:", sender=sender, whom=whom), "", row.text, "",
                  gettext("Read and answer on your page: %(link)s", link=LINK_PLACEHOLDER),
@@ -225,6 +225,7 @@ def seat_names(game: Game, seats: list[str]) -> dict[str, str]:
         for lang in LANGUAGES:
             with player_locale(lang):
                 out[_fold(seat_name_filter(seat, game.slug))] = seat
+                out[_fold(seat_name_filter(seat, game.slug, game.state))] = seat  # "GREEN (Player 3)" too
     return out
 
 

@@ -65,7 +65,7 @@ def handle(engine: object, game: Game, seat: Seat, player: Player, body: str, no
             return "rejected", f"press: {exc}", game.step_no, (gettext("press NOT sent"), "\n".join(lines))
     with player_locale(player.language):
         whom = (gettext("to everyone") if sent_to is None else gettext(
-            "to %(seats)s", seats=", ".join(seat_name_filter(s, game.slug) for s in sent_to)))
+            "to %(seats)s", seats=", ".join(seat_name_filter(s, game.slug, game.state) for s in sent_to)))
         lines = [gettext("Your press for %(game)s was sent %(whom)s:", game=_name(game), whom=whom),
                  "", quote(message), "", gettext("Your page:") + " " + LINK_PLACEHOLDER]
         return "press", f"press to {sent_to or 'everyone'}", game.step_no, (gettext("press sent"), "\n".join(lines))

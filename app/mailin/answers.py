@@ -68,7 +68,7 @@ class Context:
     @property
     def seat_label(self) -> str:
         """The seat as the game names it, in the current language."""
-        return seat_name_filter(self.seat.seat, self.game.slug)
+        return seat_name_filter(self.seat.seat, self.game.slug, self.game.state)
 
     def answer(self, status: str, detail: str, step_no: int, body: tuple[str, str]) -> Result:
         subject, text = body

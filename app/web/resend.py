@@ -89,7 +89,7 @@ def _queue_resends(email: str) -> int:
                 text = render_template("web/resend_mail.txt", game=game, seat=seat, link=LINK_PLACEHOLDER)
                 subject = gettext("[%(title)s #%(id)s] your personal link (%(seat)s)",
                                   title=game_title_filter(game.title, game.slug), id=game.id,
-                                  seat=seat_name_filter(seat.seat, game.slug))
+                                  seat=seat_name_filter(seat.seat, game.slug, game.state))
             queue_mail(session, game_id=game.id, step_no=game.step_no, seat=seat.seat,
                        kind=f"link{len(sent) + 1}", to_addr=player.email,
                        subject=subject,

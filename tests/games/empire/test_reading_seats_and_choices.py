@@ -130,3 +130,17 @@ def test_the_history_describes_an_empire_order_in_words():
         for lang in ("pt", "el"):
             said = gametext.render("empire", words, lang)
             assert said and not re.search(r"\b(OFFER|GIVE|DECLINE|MARKET|MOVE|ROUTE|PAY|LOSE)\b", said), said
+
+
+def test_press_mail_names_the_sender_and_recipients_with_their_colours(app, client, runner):
+    from tests.platform.helpers import create_game, csrf_of, mails, path_of
+
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org", "c@example.org", "d@example.org"),
+                       "--option", "players=4")
+    link = {s["seat"]: path_of(s["link"]) for s in made["seats"]}
+    page = client.get(link["P1"]).get_data(as_text=True)
+    resp = client.post(f"{link['P1']}/press", data={"csrf_token": csrf_of(page), "to": ["P2"], "text": "a deal?"})
+    assert resp.status_code == 303
+    [mail] = [m for m in mails(app) if m.kind.startswith("press")]
+    assert "(Player 1)" in mail.subject and mail.subject.split("press from ")[1].split(" (")[0].isupper()
+    assert "(Player 2)" in mail.text
