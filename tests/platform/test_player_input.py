@@ -96,6 +96,15 @@ def test_the_notice_after_an_order_says_which_order_was_stored(app, client, runn
     notice = client.get(resp.headers["Location"]).get_data(as_text=True)
     said = re.search(r'<div class="notice" role="status">(.*?)</div>', notice, re.S).group(1)
     assert "Your order:" in said and "Receipt:" in said and "2" in said.split("Receipt:")[0]
+    assert 'href="#log"' not in said, "stored, not yet resolved: nothing happened yet"
+    other = made["seats"][1]["link"]
+    html = client.get(path_of(other)).get_data(as_text=True)
+    resp = client.post(path_of(other), data={"csrf_token": csrf_of(html), "step_no": step_of(html),
+                                             "form_index": "0", "n": "1"})
+    assert "done=resolved" in resp.headers["Location"]
+    notice = client.get(resp.headers["Location"]).get_data(as_text=True)
+    said = re.search(r'<div class="notice" role="status">(.*?)</div>', notice, re.S).group(1)
+    assert 'href="#log"' in said, "the last order resolved the step: a link down to what happened"
 
 
 def test_the_machines_seats_are_not_called_human(app, client, runner):
