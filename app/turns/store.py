@@ -70,7 +70,7 @@ def is_address(email: str) -> bool:
     email = email.strip()
     name, at, domain = email.rpartition("@")
     return (bool(at and name and "." in domain.strip(".")) and len(email) <= 254
-            and not any(c.isspace() or c in "<>,;\"" for c in email))
+            and not any(c.isspace() or c in "<>,;\"" or not c.isprintable() for c in email))
 
 
 def player_by_address(session: Session, email: str) -> Player | None:

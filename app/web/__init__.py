@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, Request, Response, render_template, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from sqlalchemy.exc import DataError
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter, UnicodeConverter
 
@@ -129,6 +130,13 @@ def init_app(app: Flask) -> None:
     def too_large(_e):  # type: ignore[no-untyped-def]
         return render_template("web/message.html", title=gettext("Too large"),
                                message=gettext("That submission is too large.")), 413
+
+    @app.errorhandler(DataError)
+    def unstorable(_e):  # type: ignore[no-untyped-def]
+        # a value the database cannot hold (PostgreSQL refuses a NUL byte in text): the request changed nothing
+        return render_template("web/message.html", title=gettext("Not understood"),
+                               message=gettext("That request holds a character that cannot be stored (a control "
+                                               "character). Nothing was changed.")), 400
 
     @app.errorhandler(500)
     def server_error(_e):  # type: ignore[no-untyped-def]

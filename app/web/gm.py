@@ -17,6 +17,7 @@ from app.kinds import GmActionKind, OutboxStatus
 from app.links import issue_gm_token, seat_link
 from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
 from app.notices import Refusal, reason, seat_name
+from app.seats import game_seats
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns import Refused
 from app.turns.store import player_by_address
@@ -184,6 +185,8 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
     :raises Refused: an unknown action, or one the game's state or the GM's powers do not allow.
     """
     seat_id = request.form.get("seat", "")
+    if seat_id and seat_id not in {s.seat for s in game_seats(session, live.id)}:
+        raise Refused(N_("This game has no such seat."))
     if action in ("pause", "resume", "retry", "resolve"):
         done = (turns.pause(session, live, now, cap_hours=_cap()) if action == "pause"
                 else turns.resolve_now(session, live, now) if action == "resolve"

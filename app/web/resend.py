@@ -22,7 +22,7 @@ from app.kinds import GameStatus
 from app.mail import queue_mail
 from app.models import Game, OutboxMail, Player, Seat, utcnow
 from app.tokens import LINK_PLACEHOLDER
-from app.turns.store import address_key, player_by_address
+from app.turns.store import address_key, is_address, player_by_address
 from app.web.limits import client_address, resend_limit, take_or_refuse
 
 bp = Blueprint("resend", __name__)
@@ -40,7 +40,7 @@ def resend() -> Response:
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         abort(403)
     email = (request.form.get("email") or "").strip()
-    if not email or len(email) > 254 or "@" not in email or any(c in email for c in "\r\n"):
+    if not is_address(email):
         return make_response(render_template("web/resend.html", sent=False,
                                              error=gettext("Please enter the e-mail address you play with.")), 422)
     take_or_refuse(resend_limit(), client_address(), "resend")

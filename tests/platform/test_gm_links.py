@@ -122,3 +122,14 @@ def test_a_step_the_gm_closes_early_counts_no_missed_deadline(app, client, runne
     assert [(x.missed, x.civil_disorder) for x in seats] == [(0, False), (0, False)]
     assert any("The GM closed the step early" in t for t in told)
     assert not any("did not order in time" in t for t in told)
+
+
+def test_a_control_character_in_a_seat_or_an_address_is_refused_on_every_database(app, client, runner):
+    made = create_game(runner, "toy", ("a@example.org", "b@example.org"), "--gm", "gm@example.org")
+    gm = path_of(made["gm_link"])
+    for action in ("rotate", "replace", "resend", "settings-link"):
+        page = client.get(gm).get_data(as_text=True)
+        resp = client.post(gm, data={"csrf_token": csrf_of(page), "action": action, "seat": "\x00",
+                                     "email": "x@example.org"})
+        assert resp.status_code == 422 and "no such seat" in resp.get_data(as_text=True), action
+    assert client.post("/resend", data={"email": "a\x00@example.org"}).status_code == 422

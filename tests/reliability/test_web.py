@@ -216,3 +216,16 @@ def test_b31_endless_or_huge_render_is_stopped(app):
             render_limited("<p>" + "x" * 30_000_000 + "</p>", 60, 60)
         assert render_limited("<p>still fine</p>", 30, 1024).startswith(b"%PDF")
     assert issubclass(RenderError, OSError), "a stopped render defers the mail, it does not crash delivery"
+
+
+def test_a_value_the_database_cannot_hold_is_a_400_that_changed_nothing(app):
+    """PostgreSQL refuses a NUL byte in text (``DataError``): whatever request still carries one gets a plain
+    400 page, never a 500."""
+    from sqlalchemy.exc import DataError
+
+    def store_nul():
+        raise DataError("INSERT ...", {"x": "\x00"}, ValueError("text fields cannot contain NUL (0x00) bytes"))
+
+    app.add_url_rule("/probe-nul", "probe_nul", store_nul)
+    resp = app.test_client().get("/probe-nul")
+    assert resp.status_code == 400 and "cannot be stored" in resp.get_data(as_text=True)
