@@ -8,6 +8,7 @@ from the stored step after commit (``prepare_step``, then ``store``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -35,24 +36,48 @@ def visible(event: Event, seat: str | None) -> bool:
 
 
 def events_for(session: Session, game: Game, seat: str | None, since_step: int,
-               until_step: int | None = None) -> list[dict[str, Any]]:
-    """The events a seat may see from step ``since_step`` on (before ``until_step`` when given)."""
+               until_step: int | None = None, state: Any = None) -> list[dict[str, Any]]:
+    """The events a seat may see from step ``since_step`` on (before ``until_step`` when given); seats named
+    as in ``state`` (``log_entries``)."""
     query = select(Event).where(Event.game_id == game.id, Event.step_no >= since_step)
     if until_step is not None:
         query = query.where(Event.step_no < until_step)
     rows = session.exec(query.order_by(Event.step_no, Event.seq, col(Event.id))).all()
-    return log_entries(session, game, [e for e in rows if visible(e, seat)])
+    return log_entries(session, game, [e for e in rows if visible(e, seat)], state)
 
 
-def log_entries(session: Session, game: Game, rows: list[Event]) -> list[dict[str, Any]]:
+def log_entries(session: Session, game: Game, rows: list[Event], state: Any = None) -> list[dict[str, Any]]:
     """Events as a log shows them (oldest first): step, the step's turn key, and the message.
 
-    Pages, mails and reports group them by turn (the ``by_turn`` filter).
+    Pages, mails and reports group them by turn (the ``by_turn`` filter).  With the game's ``state``, a
+    game whose seats take their names from it (``seat_label``: Empire's colours) has its seats named so
+    in every message, the platform's notices included ("VERDE (Jogador 3) não deu ordens a tempo").
     """
+    label = getattr(get_rules(game.slug), "seat_label", None) if state is not None else None
+    return [{"step": e.step_no, "turn": turn,
+             "text": e.message if label is None else _named_seats(e.message, label, state)}
+            for e, turn in zip(rows, _turn_keys(session, game, rows), strict=True)]
+
+
+def _turn_keys(session: Session, game: Game, rows: list[Event]) -> list[str]:
     steps = {e.step_no for e in rows}
     turns = dict(session.exec(select(Step.step_no, Step.turn_key).where(
         Step.game_id == game.id, Step.step_no.in_(steps))).all()) if steps else {}  # type: ignore[attr-defined]
-    return [{"step": e.step_no, "turn": turns.get(e.step_no, ""), "text": e.message} for e in rows]
+    return [turns.get(e.step_no, "") for e in rows]
+
+
+def _named_seats(text: Any, label: Callable[[Any, str], Any], state: Any) -> Any:
+    """``text`` with each seat's name (``{"msg": "seat.P3"}``) as ``label`` names it in ``state``."""
+    if isinstance(text, dict):
+        if set(text) == {"msg"} and str(text["msg"]).startswith("seat."):
+            try:
+                return label(state, str(text["msg"])[5:])
+            except (KeyError, TypeError):  # not one of this state's seats: its plain name
+                return text
+        return {k: _named_seats(v, label, state) for k, v in text.items()}
+    if isinstance(text, list):
+        return [_named_seats(v, label, state) for v in text]
+    return text
 
 
 def report_context(
@@ -91,7 +116,7 @@ def report_context(
         "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC",
                    "language": player.language if player else "en"},
         "view": rules.view(state, seat.seat),
-        "events": events_for(session, game, seat.seat, last if last is not None else 0, until),
+        "events": events_for(session, game, seat.seat, last if last is not None else 0, until, state),
         "prompt": owed.get(seat.seat),
         "waiting_for": sorted(s for s in owed if s != seat.seat),
         "deadline": iso(deadline),

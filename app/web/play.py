@@ -133,7 +133,7 @@ def page_context(game: Game, seat: Seat) -> dict[str, Any]:
         select(Event).where(Event.game_id == game.id)
         .order_by(Event.step_no.desc(), Event.seq.desc(), col(Event.id).desc()).limit(200)  # type: ignore[attr-defined]
     ).all()
-    events = log_entries(session, game, [e for e in rows if visible(e, seat.seat)][:40][::-1])
+    events = log_entries(session, game, [e for e in rows if visible(e, seat.seat)][:40][::-1], game.state)
     last_report = session.exec(
         select(Report.step_no).where(Report.game_id == game.id, Report.seat == seat.seat)
         .order_by(Report.step_no.desc())

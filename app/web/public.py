@@ -33,6 +33,6 @@ def spectate(game_id: int) -> str:
     awaited = [s.seat for s in seats if game.status == GameStatus.RUNNING and s.seat in game.owed
                and s.seat not in ordered]
     return render_template("web/spectate.html", game=game, view=rules.view(game.state, None),
-                           events=log_entries(session, game, public), seats=seats, awaited=awaited,
+                           events=log_entries(session, game, public, game.state), seats=seats, awaited=awaited,
                            draws_board=rules.draws_board, outcome=rules.outcome(game.state),
                            bots=[s.seat for s in seats if s.is_bot])

@@ -144,3 +144,27 @@ def test_press_mail_names_the_sender_and_recipients_with_their_colours(app, clie
     [mail] = [m for m in mails(app) if m.kind.startswith("press")]
     assert "(Player 1)" in mail.subject and mail.subject.split("press from ")[1].split(" (")[0].isupper()
     assert "(Player 2)" in mail.text
+
+
+def test_the_log_names_seats_with_their_colours_in_the_platforms_notices_too(app, client, runner):
+    import re
+    from datetime import timedelta
+
+    from sqlmodel import Session
+
+    from app import turns
+    from app.db import get_engine
+    from app.models import Game
+    from tests.platform.helpers import create_game, path_of
+
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org", "c@example.org", "d@example.org"),
+                       "--option", "players=4")
+    with Session(get_engine(app)) as s:
+        deadline = s.get(Game, made["game"]).deadline
+    with app.app_context():
+        turns.process_due(get_engine(app), deadline + timedelta(seconds=1))
+    html = client.get(path_of(made["seats"][0]["link"]) + "?lang=pt").get_data(as_text=True)
+    log = html.split('id="log"', 1)[1]
+    missed = re.findall(r"([A-Z]+ \(Jogador \d\)) não deu ordens a tempo", log)
+    assert missed, "the platform's notice names the seat with its colour"
+    assert not re.search(r"(?<!\()Jogador \d não deu ordens", log)
