@@ -26,6 +26,7 @@ from app.kinds import GameStatus, GmActionKind
 from app.links import issue_prefs_token, issue_seat_token
 from app.models import Game, GmAction, Player, Seat, iso, utcnow
 from app.notices import Refusal, notice, seat_name
+from app.seats import game_seats
 from app.turns.store import address_key, closed_early, get_or_create_player, id_of, is_address
 
 #: What the players read in the game log after a GM action.
@@ -91,11 +92,12 @@ def check_gm_may(session: Session, game: Game, action: GmActionKind, seat_id: st
 
 
 def find_seat(session: Session, game: Game, seat_id: str) -> Seat:
-    """A seat of the game by its id.
+    """A seat of the game by its id (matched among the game's seats: a GM's form field of any text never
+    reaches a query, where PostgreSQL would refuse a NUL byte).
 
     :raises Refused: the game has no such seat.
     """
-    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat_id)).first()
+    seat = next((s for s in game_seats(session, game.id) if s.seat == seat_id), None)
     if seat is None:
         raise Refused(N_("This game has no such seat."))
     return seat

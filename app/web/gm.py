@@ -17,7 +17,6 @@ from app.kinds import GmActionKind, OutboxStatus
 from app.links import issue_gm_token, seat_link
 from app.models import Game, GmAction, OutboxMail, Player, Seat, utcnow
 from app.notices import Refusal, reason, seat_name
-from app.seats import game_seats
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns import Refused
 from app.turns.store import player_by_address
@@ -185,8 +184,6 @@ def _apply(session, live: Game, action: str, now) -> str | None:  # type: ignore
     :raises Refused: an unknown action, or one the game's state or the GM's powers do not allow.
     """
     seat_id = request.form.get("seat", "")
-    if seat_id and seat_id not in {s.seat for s in game_seats(session, live.id)}:
-        raise Refused(N_("This game has no such seat."))
     if action in ("pause", "resume", "retry", "resolve"):
         done = (turns.pause(session, live, now, cap_hours=_cap()) if action == "pause"
                 else turns.resolve_now(session, live, now) if action == "resolve"
@@ -229,6 +226,7 @@ def _hours() -> float:
 def _resend(session, game: Game, seat_id: str) -> None:  # type: ignore[no-untyped-def]
     """Send a seat's latest mail again (same Message-ID: clients show it once), at most once an hour a seat
     (a GM's click does not become a mail flood), and logged."""
+    seat_id = turns.control.find_seat(session, game, seat_id).seat
     since = utcnow() - timedelta(hours=1)
     recent = session.exec(select(GmAction).where(GmAction.game_id == game.id, GmAction.action == GmActionKind.RESEND,
                                                  GmAction.detail == seat_id, GmAction.created_at > since)).first()
