@@ -3,8 +3,8 @@
 GET and HEAD never change a game (mail scanners open links); only a POST
 with a valid form token acts.  The one thing a GET keeps is a language the
 player picked from the page's language menu (``?lang=``, which no mail link
-carries): it becomes their language for mails and reports too.  The form token is an HMAC of the seat and the
-time, so no cookie or session is needed.
+carries): it becomes their language for mails and reports too.  The form
+token is an HMAC of the seat and the time, so no cookie or session is needed.
 """
 
 from __future__ import annotations
