@@ -216,20 +216,30 @@ def advance(session: Session, now: datetime | None = None) -> dict[str, int]:
     return counts
 
 
+def member_numbers(session: Session, league: League) -> dict[int, int]:
+    """Each member's number in the league, by joining order (1 first; kept when others leave): a player who
+    has chosen no name is shown by it on the league's pages ("Player 3"), never by their address."""
+    ids = session.exec(select(LeagueMember.player_id).where(LeagueMember.league_id == league.id)
+                       .order_by(LeagueMember.id)).all()
+    return {pid: i + 1 for i, pid in enumerate(ids)}
+
+
 def standings(session: Session, league: League) -> list[dict[str, Any]]:
-    """One row per member, best first: games, wins, points, rating."""
+    """One row per member, best first: games, wins, points, rating; ``player`` is the name the player chose
+    (may be empty: then ``number`` names them)."""
     rows = []
+    numbers = member_numbers(session, league)
     for member, player in members(session, league):
         results = session.exec(select(Rating).where(Rating.league_id == league.id,
                                                     Rating.player_id == player.id)).all()
         rows.append({
-            "player": player.name or player.email.split("@")[0], "player_id": player.id,
+            "player": player.name, "number": numbers.get(player.id or 0, 0), "player_id": player.id,
             "games": len(results), "wins": sum(1 for r in results if r.rank == 1),
             "points": round(sum(r.points for r in results), 3),
             "mu": round(member.mu, 2), "sigma": round(member.sigma, 2),
             "rating": round(ratings.ordinal(member.mu, member.sigma), 2),
         })
-    rows.sort(key=lambda r: (-r["points"], -r["rating"], r["player"]))
+    rows.sort(key=lambda r: (-r["points"], -r["rating"], r["player"], r["number"]))
     for i, row in enumerate(rows):
         row["place"] = i + 1
     return rows

@@ -85,7 +85,7 @@ def get_or_create_player(session: Session, email: str) -> Player:
     email = address_key(email)
     player = player_by_address(session, email)
     if player is None:
-        player = Player(email=email, name=email.split("@")[0], prefs_salt=new_salt())
+        player = Player(email=email, prefs_salt=new_salt())  # no name until the player chooses one
         session.add(player)
         session.flush()
         player.prefs_hash = hash_token(prefs_token(player))

@@ -17,6 +17,7 @@ from app.web import (
     dev,
     gm,
     language,
+    league_join,
     leagues,
     limits,
     me,
@@ -91,6 +92,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(consent.bp)
     app.register_blueprint(public.bp)
     app.register_blueprint(leagues.bp)
+    app.register_blueprint(league_join.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(resend.bp)
     app.register_blueprint(boards.bp)
@@ -102,7 +104,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(verify.bp)
     app.register_blueprint(api.bp)
     trust_proxies(app)
-    links = (play.bp, boards.bp, press.bp, standing.bp, gm.bp, me.bp, consent.bp, leagues.bp, api.bp)
+    links = (play.bp, boards.bp, press.bp, standing.bp, gm.bp, me.bp, consent.bp, leagues.bp, league_join.bp,
+             api.bp)
     limits.init_app(app, link_blueprints=links)
     language.init_app(app)
     app.after_request(_security_headers)

@@ -1,4 +1,4 @@
-"""League pages: public standings, printable standings PDF, joining, the league GM page."""
+"""League pages: public standings, printable standings PDF, the league GM page (joining: ``league_join``)."""
 
 from __future__ import annotations
 
@@ -35,12 +35,12 @@ def _public_context(league: League) -> dict:
         rows = session.exec(select(LeagueGame).where(LeagueGame.season_id == season.id)
                             .order_by(LeagueGame.round_no, LeagueGame.id)).all()
         games[season.id] = [(lg, session.get(Game, lg.game_id)) for lg in rows]
-    history = {}
-    for _member, player in core.members(session, league):
-        history[player.name or player.email.split("@")[0]] = core.history(session, league, player.id)
+    numbers = core.member_numbers(session, league)
+    members = core.members(session, league)
+    history = [(player.name, numbers.get(player.id or 0, 0), core.history(session, league, player.id))
+               for _member, player in members]
     return {"league": league, "standings": core.standings(session, league), "seasons": seasons, "games": games,
-            "history": history,
-            "members": core.members(session, league)}
+            "history": [h for h in history if h[2]], "members": members}
 
 
 @bp.route("/l/<slug>")
@@ -65,24 +65,6 @@ def standings_pdf(slug: str) -> Response:
     resp.headers["Content-Type"] = "application/pdf"
     resp.headers["Content-Disposition"] = f'inline; filename="{slug}-standings.pdf"'
     return resp
-
-
-@bp.route("/l/<slug>/join/<token>", methods=["GET", "POST"])
-def join(slug: str, token: str) -> Response | str:
-    league = _league(slug)
-    if not looks_like_token(token) or not hmac.compare_digest(hash_token(token), league.invite_hash):
-        abort(404)
-    error = ""
-    if request.method == "POST":
-        if request.headers.get("Sec-Fetch-Site") == "cross-site":
-            abort(403)
-        try:
-            with write_session(get_engine()) as session:
-                core.add_member(session, session.get(League, league.id), request.form.get("email", ""))
-            return redirect(f"/l/{slug}?joined=1", code=303)
-        except ValueError as exc:
-            error = reason(exc)
-    return render_template("web/league_join.html", league=league, error=error)
 
 
 def _gm_league(token: str) -> League:
@@ -110,11 +92,11 @@ def gm(token: str, error: str = "", notice: str = "") -> str:
             if game is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.CRASHED):
                 have = turns.current_orders(session, game.id, game.step_no)
                 seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
-                waiting = []
+                waiting = []  # (seat, who): the GM added the players by address, and reads it
                 for s in seats:
                     if s.seat in game.owed and s.seat not in have:
                         player = session.get(Player, s.player_id) if s.player_id else None
-                        waiting.append(f"{s.seat} ({player.name if player else 'bot'})")
+                        waiting.append((s.seat, (player.name or player.email) if player else ""))
                 running.append((game, waiting, gm_link(game)))
     return render_template("web/league_gm.html", token=token, csrf=_gm_csrf(league), running=running,
                            invite=f"{current_app.config['BASE_URL'].rstrip('/')}/l/{league.slug}/join/"

@@ -127,9 +127,8 @@ def update(token: str) -> Response:
                     live.language = language
                 live.digest = bool(request.form.get("digest"))
                 live.optional_mail = not request.form.get("no_news")
-                name = " ".join(clean(request.form.get("name") or "").split())[:40]
-                if name:
-                    live.name = name
+                if "name" in request.form:  # an empty name is the player's choice too: shown by number
+                    live.name = " ".join(clean(request.form["name"]).split())[:40]
             elif action == "unsubscribe":
                 live.optional_mail = False
             elif action == "new-link":  # this page's address may have leaked: the old one stops working

@@ -50,3 +50,24 @@ def test_a_steps_orders_are_read_without_the_games_older_orders(app):
                 conn.exec_driver_sql("SET enable_seqscan = off")  # an empty table: show the index it would use
                 plan = " ".join(str(row[0]) for row in conn.exec_driver_sql(f"EXPLAIN {sql}"))
                 assert "ix_order_game_step_seat" in plan and "step_no" in plan, plan
+
+
+def test_names_an_earlier_build_made_from_addresses_are_cleared(database_url):
+    """Earlier builds named a player after their address's local part, which league pages showed to anyone;
+    upgrading clears such names and keeps the ones players chose."""
+    from datetime import datetime
+
+    from sqlalchemy import text
+
+    engine = make_engine(database_url)
+    upgrade(engine, "0007")
+    with engine.begin() as conn:
+        for email, name in (("ann.smith@example.org", "ann.smith"), ("bob@example.org", "Bobby"),
+                            ("cy@example.org", "")):
+            conn.execute(text("INSERT INTO player (email, name, timezone, language, bounced, digest, "
+                              "optional_mail, prefs_salt, prefs_hash, created_at) VALUES (:e, :n, 'UTC', 'en', false, "
+                              "false, true, '', '', :t)"), {"e": email, "n": name, "t": datetime(2026, 1, 1)})
+    upgrade(engine)
+    with engine.connect() as conn:
+        names = dict(conn.execute(text("SELECT email, name FROM player")).all())
+    assert names == {"ann.smith@example.org": "", "bob@example.org": "Bobby", "cy@example.org": ""}
