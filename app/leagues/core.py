@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
+import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -31,7 +32,9 @@ def _key() -> str:
 
 
 def slugify(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "league"
+    """The league's address part: its name's letters without accents ("Taça de Inverno" -> "taca-de-inverno")."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:40] or "league"
 
 
 def gm_token(league: League) -> str:
@@ -40,6 +43,13 @@ def gm_token(league: League) -> str:
 
 def invite_token(league: League) -> str:
     return derive_token(_key(), "league-invite", league.id or 0, league.invite_salt)
+
+
+def new_invitation(league: League) -> None:
+    """A new invitation link for ``league`` (the old one leaked): the old link, and the confirmation links
+    mailed from it, stop working."""
+    league.invite_salt = new_salt()
+    league.invite_hash = hash_token(invite_token(league))
 
 
 def create_league(session: Session, name: str, game_slug: str, *, options: dict[str, Any] | None = None,

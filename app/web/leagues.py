@@ -10,11 +10,13 @@ from sqlmodel import select
 
 from app import turns
 from app.db import get_engine, get_session, write_session
+from app.i18n import gettext
+from app.i18n.terms import N_
 from app.kinds import GameStatus
 from app.leagues import core
 from app.links import gm_link
 from app.models import Game, League, LeagueGame, Player, Season, Seat
-from app.notices import reason
+from app.notices import Refusal, reason
 from app.render_env import ASSET_SCHEME, asset_fetcher
 from app.tokens import hash_token, looks_like_token, sign
 from app.web.limits import client_address, link_known, take_or_refuse
@@ -81,9 +83,18 @@ def _gm_csrf(league: League) -> str:
     return sign(current_app.config["SECRET_KEY"], "league-gm", league.id, league.gm_salt)
 
 
+#: what the league GM page says after an action (``?done=``)
+DONE = {"add": N_("Done: the players were added."),
+        "season": N_("Done: the new season's first round of games has begun."),
+        "advance": N_("Done: results recorded."),
+        "new-invite": N_("Done: the invitation link above is new. The old one no longer works.")}
+
+
 @bp.route("/lg/<token>", methods=["GET", "HEAD"])
 def gm(token: str, error: str = "", notice: str = "") -> str:
     league = _gm_league(token)
+    done = DONE.get(request.args.get("done", ""))
+    notice = notice or (gettext(done) if done and not error else "")
     session = get_session()
     ctx = _public_context(league)
     running = []
@@ -121,7 +132,12 @@ def gm_act(token: str) -> Response | str:
                 core.start_season(session, live)
             elif action == "advance":
                 core.advance(session)
+            elif action == "new-invite":
+                core.new_invitation(live)
+                session.add(live)
+            else:
+                raise Refusal(N_("Choose one of the page's actions."))
     except ValueError as exc:
         get_session().expire_all()
-        return gm(token, error=reason(exc))
-    return redirect(f"/lg/{token}", code=303)
+        return make_response(gm(token, error=reason(exc)), 422)
+    return redirect(f"/lg/{token}?done={action}", code=303)

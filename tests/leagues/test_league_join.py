@@ -94,3 +94,22 @@ def test_league_pages_never_show_a_players_address_nor_a_part_of_it(app, client,
     assert sorted((r["player"], r["number"]) for r in standings) == [("", 1), ("Bobby", 2)]
     gm = client.get(path_of(made["gm_link"])).get_data(as_text=True)
     assert "2 members" in gm
+
+
+def test_a_gm_replaces_a_leaked_invitation_link(app, client, runner):
+    made = _league(runner)
+    old = path_of(made["invite"])
+    client.post(old, data={"email": "ann@example.org"})
+    pending = _confirm_link(app, "ann@example.org")
+    gm = path_of(made["gm_link"])
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', client.get(gm).get_data(as_text=True)).group(1)
+    done = client.post(gm, data={"csrf_token": csrf, "action": "new-invite"})
+    assert done.status_code == 303
+    page = client.get(done.headers["Location"]).get_data(as_text=True)
+    assert "The old one no longer works" in page
+    new = path_of(re.search(r"<code>(\S+/join/\S+)</code>", page).group(1))
+    assert new != old and client.get(new).status_code == 200
+    assert client.get(old).status_code == 404 and client.post(pending).status_code == 404
+    assert _members(app) == []
+    refused = client.post(gm, data={"csrf_token": csrf, "action": "explode"})
+    assert refused.status_code == 422 and "Choose one of the page" in refused.get_data(as_text=True)

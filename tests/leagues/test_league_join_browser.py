@@ -37,3 +37,19 @@ def test_a_player_joins_by_the_invitation_and_the_confirmation_mail(live, runner
     text = page.inner_text("main")
     assert "Παίκτης 1" in text and "ann." not in text, "the standings name nobody by their address"
     page.context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desk"])
+def test_the_league_gm_replaces_the_invitation_link_in_portuguese(live, runner, chromium, size):
+    made = json.loads(runner.invoke(args=["league", "create", "Taça de Inverno", "--game", "duel"]).output)
+    runner.invoke(args=["league", "add", made["public"].rsplit("/", 1)[1], "ana@example.org", "rui@example.org"])
+    runner.invoke(args=["league", "season", made["public"].rsplit("/", 1)[1]])
+    page = open_page(chromium, made["gm_link"] + "?lang=pt", size)
+    old = page.inner_text("code")
+    page.click("button[value=new-invite]")
+    page.wait_for_load_state()
+    shot(page, f"league-gm-new-invite-pt-{size}")
+    assert overflow(page) == 0
+    assert "A antiga deixou de funcionar" in page.inner_text("[role=status]") and page.inner_text("code") != old
+    assert "ana@example.org" in page.inner_text("main"), "the GM reads who is awaited by the address they added"
+    page.context.close()
