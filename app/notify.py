@@ -80,6 +80,14 @@ def _named_seats(text: Any, label: Callable[[Any, str], Any], state: Any) -> Any
     return text
 
 
+def seat_message(rules: Rules, state: Any, seat: str) -> Any:
+    """How the seat is named (a message), as its board names it: a game whose seats take their names from
+    its state (``seat_label``: Empire's colours) names them so in the report and its mail ("VERDE (Jogador
+    3)"), whose context holds no state."""
+    label = getattr(rules, "seat_label", None)
+    return _named_seats({"msg": f"seat.{seat}"}, label, state) if label is not None else {"msg": f"seat.{seat}"}
+
+
 def report_context(
     session: Session, game: Game, rules: Rules, seat: Seat, player: Player | None, now: datetime,
     public_view: dict[str, Any] | None = None, step: Step | None = None,
@@ -113,6 +121,7 @@ def report_context(
             "bots": bot_seats(session, game.id),
         },
         "seat": seat.seat,
+        "seat_name": seat_message(rules, state, seat.seat),
         "player": {"name": player.name if player else "", "timezone": player.timezone if player else "UTC",
                    "language": player.language if player else "en"},
         "view": rules.view(state, seat.seat),

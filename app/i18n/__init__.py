@@ -101,6 +101,15 @@ def seat_name_filter(seat: Any, slug: str | None = None, state: Any = None) -> s
     return gametext.render(slug or "", name("seat", str(seat)), current_language())
 
 
+def report_seat_filter(ctx: Any) -> str:
+    """Jinja filter: the seat a report or mail context (``notify.report_context``) is for, named as its board
+    names it (its ``seat_name``; a context stored before it had one: the game's plain seat name)."""
+    slug = ctx["game"]["slug"]
+    if ctx.get("seat_name"):
+        return gametext.render(slug, ctx["seat_name"], current_language())
+    return seat_name_filter(ctx["seat"], slug)
+
+
 def game_title_filter(title: Any, slug: str | None = None) -> str:
     """Jinja filter: a game's title ("WW2 Conquest") from its catalogue (id ``title``) in the
     current language; the stored title when the game has none."""
@@ -123,6 +132,7 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.jinja_env.filters["game_text"] = game_text_filter
     app.jinja_env.filters["seat_name"] = seat_name_filter
+    app.jinja_env.filters["report_seat"] = report_seat_filter
     app.jinja_env.filters["game_title"] = game_title_filter
     app.jinja_env.filters["turn_label"] = turn_label_filter
     app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES,

@@ -13,9 +13,10 @@ from sqlmodel import Session, select
 from app.db import get_engine
 from app.games import all_games, get_rules
 from app.games.base import step_rng
-from app.games.text import name
+from app.i18n import gametext
 from app.mail import build_message
 from app.models import OutboxMail
+from app.notify import seat_message
 from tests.platform.helpers import csrf_of, game_row, path_of, step_of
 
 REAL = sorted(slug for slug in all_games() if slug != "toy")
@@ -49,5 +50,6 @@ def test_game_plays_through_the_web_and_mails_a_readable_report(app, client, run
         msg = build_message(s, mails[0])
     pdf = next(p for p in msg.iter_attachments() if p.get_content_type() == "application/pdf").get_content()
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-    assert f"turn report for {rules.text.english(name('seat', me['seat']))}" in " ".join(text.split())
+    label = gametext.render(slug, seat_message(rules, game_row(app, made["game"]).state, me["seat"]), "en")
+    assert f"turn report for {label}" in " ".join(text.split())  # as the board names it (Empire: its colour)
     assert "What you owe next" in text

@@ -168,3 +168,30 @@ def test_the_log_names_seats_with_their_colours_in_the_platforms_notices_too(app
     missed = re.findall(r"([A-Z]+ \(Jogador \d\)) não deu ordens a tempo", log)
     assert missed, "the platform's notice names the seat with its colour"
     assert not re.search(r"(?<!\()Jogador \d não deu ordens", log)
+
+
+def test_turn_mails_and_reports_name_the_players_seat_with_its_colour(app, client, runner):
+    from datetime import timedelta
+
+    from sqlmodel import Session
+
+    from app import turns
+    from app.db import get_engine
+    from app.mailjobs import build_pending
+    from app.models import Game
+    from tests.platform.helpers import create_game, mails
+
+    made = create_game(runner, "empire", ("a@example.org", "b@example.org", "c@example.org"), "--option", "players=3")
+    with Session(get_engine(app)) as s:
+        game = s.get(Game, made["game"])
+        deadline, colour = game.deadline, game.state["colour"]["P1"]
+    with app.app_context():
+        turns.process_due(get_engine(app), deadline + timedelta(seconds=1))
+        build_pending(get_engine(app))
+    named = f"{colour} (Player 1)"
+    sent = [m for m in mails(app, to_addr="a@example.org") if m.kind in ("start", "turn")]
+    assert {m.kind for m in sent} == {"start", "turn"}
+    for mail in sent:
+        assert named in mail.subject and "] Player 1" not in mail.subject, mail.subject
+    start = next(m for m in sent if m.kind == "start")
+    assert f"you play {named}" in start.text.splitlines()[0]
