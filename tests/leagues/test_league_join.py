@@ -113,3 +113,15 @@ def test_a_gm_replaces_a_leaked_invitation_link(app, client, runner):
     assert _members(app) == []
     refused = client.post(gm, data={"csrf_token": csrf, "action": "explode"})
     assert refused.status_code == 422 and "Choose one of the page" in refused.get_data(as_text=True)
+
+
+def test_the_confirmation_mail_goes_out_as_a_plain_mail_with_its_link(app, client, runner):
+    from app.mail import build_message
+
+    join = path_of(_league(runner)["invite"])
+    client.post(join, data={"email": "ann@example.org"})
+    [row] = [m for m in mails(app, to_addr="ann@example.org") if m.kind.startswith("league-join")]
+    with app.app_context(), Session(get_engine(app)) as s:
+        msg = build_message(s, s.get(type(row), row.id))
+    assert msg["To"] == "ann@example.org" and not list(msg.iter_attachments())
+    assert _confirm_link(app, "ann@example.org") in msg.get_content()

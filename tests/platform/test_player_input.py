@@ -114,3 +114,20 @@ def test_the_machines_seats_are_not_called_human(app, client, runner):
     assert sorted(kinds) == ["AI", "AI", "human"]
     with Session(get_engine(app)) as s:
         assert s.get(Game, made["game"]) is not None
+
+
+def test_a_new_player_has_no_name_from_their_address_and_may_set_and_clear_one(app, client, runner):
+    me = _settings_page(app, runner)
+
+    def name() -> str:
+        with Session(get_engine(app)) as s:
+            return s.exec(select(Player).where(Player.email == "a@example.org")).one().name
+
+    html = client.get(me).get_data(as_text=True)
+    assert name() == "" and 'name="name" maxlength="40" value=""' in html, "not 'a', the address's first part"
+    assert "never by your address" in html
+    for typed, kept in (("  Ann\u202e  of   Lisbon ", "Ann of Lisbon"), ("", "")):
+        html = client.get(me).get_data(as_text=True)
+        resp = client.post(me, data={"csrf_token": csrf_of(html), "action": "settings", "timezone": "UTC",
+                                     "name": typed})
+        assert resp.status_code in (200, 303) and name() == kept
