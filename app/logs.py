@@ -18,9 +18,10 @@ from typing import Any, TextIO
 
 from werkzeug.serving import WSGIRequestHandler
 
-# seat, GM, settings and league links (/p/, /gm/, /me/, /lg/), the JSON API's seat (/api/v1/seat/) and
-# league invitations (/l/<slug>/join/)
-TOKEN_PATH = re.compile(r"(/(?:p|gm|me|lg|api/v1/seat|l/[^/\s?#]+/join)/)[A-Za-z0-9_-]{20,}")
+# seat, GM, settings and league links (/p/, /gm/, /me/, /lg/), the JSON API's seat (/api/v1/seat/),
+# league invitations (/l/<slug>/join/) and their mailed confirmations (.../confirm/<signed code>)
+TOKEN_PATH = re.compile(r"(/(?:p|gm|me|lg|api/v1/seat|l/[^/\s?#]+/join)/)[A-Za-z0-9_-]{20,}"
+                        r"|(/confirm/)[A-Za-z0-9_.-]{20,}")
 
 
 #: the game-creation key (``GM_CREATE_KEY``) in a query string: ``/gm/new?key=...``
@@ -30,7 +31,7 @@ KEY_QUERY = re.compile(r"([?&]key=)[^&\s\"]+")
 def redact(text: str) -> str:
     """``/p/<token>`` -> ``/p/<redacted>`` (and the same for every other personal link, and the
     game-creation key in ``/gm/new?key=``)."""
-    return KEY_QUERY.sub(r"\1<redacted>", TOKEN_PATH.sub(lambda m: f"{m.group(1)}<redacted>", text))
+    return KEY_QUERY.sub(r"\1<redacted>", TOKEN_PATH.sub(lambda m: f"{m.group(1) or m.group(2)}<redacted>", text))
 
 
 def _redact_args(args):  # type: ignore[no-untyped-def]

@@ -86,7 +86,7 @@ def _mail_confirmation(league: League, email: str, path: str) -> None:
         if sum(1 for at in sent if (at if at.tzinfo else at.replace(tzinfo=UTC)) > day) >= int(
                 current_app.config["RESEND_PER_DAY"]):
             return
-        link = current_app.config["BASE_URL"].rstrip("/") + path
+        link = f"{current_app.config['BASE_URL'].rstrip('/')}{path}?lang={current_language()}"
         with player_locale(current_language()):
             subject = gettext("[%(league)s] confirm that you join", league=league.name)
             text = render_template("mail/league_join.txt", league=league, link=link, days=JOIN_DAYS)

@@ -24,11 +24,14 @@ DURATION = re.compile(r"in \d+\.\d\d s")
 
 def test_every_personal_link_is_masked():
     text = (f"GET /p/{TOKEN} /p/{TOKEN}/history /gm/{TOKEN} /me/{TOKEN}/deadlines.ics /lg/{TOKEN} "
-            f"https://pbem.example.org/l/spring-cup/join/{TOKEN}?x=1")
+            f"https://pbem.example.org/l/spring-cup/join/{TOKEN}?x=1 /l/spring-cup/join/{TOKEN}/confirm/WzEsImFu"
+            f"bkBleGFtcGxlLm9yZyJd.Z1a2Bw.{TOKEN}?lang=el")
     masked = logs.redact(text)
     assert TOKEN not in masked
     assert masked == ("GET /p/<redacted> /p/<redacted>/history /gm/<redacted> /me/<redacted>/deadlines.ics "
-                      "/lg/<redacted> https://pbem.example.org/l/spring-cup/join/<redacted>?x=1")
+                      "/lg/<redacted> https://pbem.example.org/l/spring-cup/join/<redacted>?x=1 "
+                      "/l/spring-cup/join/<redacted>/confirm/<redacted>?lang=el"), \
+        "a confirmation code names an address"
     assert logs.redact("/dev/mailbox/3 /g/12/verify /static/site.css") == "/dev/mailbox/3 /g/12/verify /static/site.css"
     assert logs.redact('"GET /gm/new?key=s3cret-Key_1&lang=pt HTTP/1.1" 200') == \
         '"GET /gm/new?key=<redacted>&lang=pt HTTP/1.1" 200', "the game-creation key is a secret too"
