@@ -55,7 +55,7 @@ def _to_gm(session: Session, game: Game, kind: str, subject: str, template: str,
 def gm_home_link(session: Session, player: Player, now: datetime, *, kind: str) -> None:
     """Mail a GM their home page, which lists their games with each GM page (asked for on "resend")."""
     with player_locale(player.language or "en"):
-        subject = gettext("Your GM page: every game you run")
+        subject = gettext("Your GM page: every game and league you run")
         text = render_template("mail/gm_home.txt", home=PREFS_PLACEHOLDER)
     queue_mail(session, game_id=None, step_no=0, seat="GM", kind=kind, to_addr=player.email, subject=subject,
                text=text, html="", report_id=None, thread=f"gm-home.p{player.id}", now=now)

@@ -45,6 +45,14 @@ def invite_token(league: League) -> str:
     return derive_token(_key(), "league-invite", league.id or 0, league.invite_salt)
 
 
+def new_gm_page(league: League) -> str:
+    """Move the league's GM page to a new address (the old one leaked): the old address stops working.
+    The new page's token."""
+    league.gm_salt = new_salt()
+    league.gm_token_hash = hash_token(gm_token(league))
+    return gm_token(league)
+
+
 def new_invitation(league: League) -> None:
     """A new invitation link for ``league`` (the old one leaked): the old link, and the confirmation links
     mailed from it, stop working."""
@@ -68,6 +76,10 @@ def create_league(session: Session, name: str, game_slug: str, *, options: dict[
     while session.exec(select(League).where(League.slug == slug)).first() is not None:
         n += 1
         slug = f"{base}-{n}"
+    if gm_email and not turns.is_address(gm_email):
+        raise Refusal(N_("{email} is not an e-mail address."), email=shown(gm_email))
+    if gm_email:  # the GM's home page (``/me/``) lists the league's GM page: their way back to it
+        gm_email = turns.get_or_create_player(session, gm_email).email
     league = League(name=name.strip() or "League", slug=slug, game_slug=game_slug, options=opts, policy=pol,
                     timezone=pol["timezone"], hours=hours or 24.0, gm_email=gm_email, **settings)
     session.add(league)

@@ -115,10 +115,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(404)
     def not_found(_e):  # type: ignore[no-untyped-def]
-        if request.blueprint == "gm":  # a GM page moved to a new address, or a GM link mistyped
+        if request.blueprint == "gm" or request.path.startswith("/lg/"):  # a GM page moved, or mistyped
             return render_template("web/message.html", title=gettext("Not found"), message=gettext(
                 "This GM page does not exist, or has moved to a new address: your GM home, linked from the "
-                "mails you get as GM, lists the page of every game you run.")), 404
+                "mails you get as GM, lists the page of every game and league you run.")), 404
         return render_template("web/message.html", title=gettext("Not found"),
                                message=gettext("This page or link does not exist. If it came from a game mail, "
                                "the link may have been replaced: ask your GM for the new one.")), 404

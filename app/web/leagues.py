@@ -87,7 +87,9 @@ def _gm_csrf(league: League) -> str:
 DONE = {"add": N_("Done: the players were added."),
         "season": N_("Done: the new season's first round of games has begun."),
         "advance": N_("Done: results recorded."),
-        "new-invite": N_("Done: the invitation link above is new. The old one no longer works.")}
+        "new-invite": N_("Done: the invitation link above is new. The old one no longer works."),
+        "new-gm-link": N_("This is the league's new GM page: the old address no longer works. Your GM home (in "
+                          "your mails) lists this one.")}
 
 
 @bp.route("/lg/<token>", methods=["GET", "HEAD"])
@@ -134,6 +136,9 @@ def gm_act(token: str) -> Response | str:
                 core.advance(session)
             elif action == "new-invite":
                 core.new_invitation(live)
+                session.add(live)
+            elif action == "new-gm-link":
+                token = core.new_gm_page(live)  # the page answers at its new address from here on
                 session.add(live)
             else:
                 raise Refusal(N_("Choose one of the page's actions."))

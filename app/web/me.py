@@ -25,8 +25,9 @@ from app.i18n import LANGUAGES, gettext
 from app.i18n.terms import N_
 from app.kinds import GameStatus
 from app.leagues.absences import allowance, days_used, declare
+from app.leagues.core import gm_token as league_gm_token
 from app.links import gm_link, issue_prefs_token, prefs_token, seat_link
-from app.models import Absence, Game, Player, Seat, utcnow
+from app.models import Absence, Game, League, Player, Seat, utcnow
 from app.notices import Refusal, reason
 from app.tokens import hash_token, looks_like_token, sign
 from app.turns.store import address_key
@@ -90,13 +91,21 @@ def _gm_games(player: Player) -> list[tuple[Game, list[str], str]]:
     return out
 
 
+def _gm_leagues(player: Player) -> list[tuple[League, str]]:
+    """Leagues this player runs as GM, each with its GM page."""
+    leagues = get_session().exec(select(League).where(func.lower(League.gm_email) == address_key(player.email))
+                                 .order_by(League.id)).all()
+    base = current_app.config["BASE_URL"].rstrip("/")
+    return [(league, f"{base}/lg/{league_gm_token(league)}") for league in leagues]
+
+
 def _page(player: Player, token: str, error: str = "", notice: str = "", status: int = 200):  # type: ignore[no-untyped-def]
     session = get_session()
     absences = session.exec(select(Absence).where(Absence.player_id == player.id).order_by(Absence.start)).all()
     year = utcnow().year
     html = render_template("web/me.html", player=player, token=token, csrf=_csrf(player),
                            games=home.dashboard(session, player),
-                           gm_games=_gm_games(player),
+                           gm_games=_gm_games(player), gm_leagues=_gm_leagues(player),
                            absences=absences, error=error, notice=notice,
                            used=format_decimal(round(days_used(session, player.id, year), 1)),
                            allowed=allowance(session, player.id),

@@ -20,7 +20,7 @@ from app.gm_mail import gm_home_link
 from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
 from app.kinds import GameStatus
 from app.mail import queue_mail
-from app.models import Game, OutboxMail, Player, Seat, utcnow
+from app.models import Game, League, OutboxMail, Player, Seat, utcnow
 from app.tokens import LINK_PLACEHOLDER
 from app.turns.store import address_key, is_address, player_by_address
 from app.web.limits import client_address, resend_limit, take_or_refuse
@@ -100,10 +100,11 @@ def _queue_resends(email: str) -> int:
 
 
 def _queue_gm_home(session: Any, player: Player, now: Any, cap: int) -> int:
-    """A GM's home page (every game they run, each with its GM page), when this address runs a game."""
+    """A GM's home page (every game and league they run, each with its GM page), when this address runs one."""
     runs = session.exec(select(Game.id).where(func.lower(Game.gm_email) == address_key(player.email),
                                               col(Game.status).in_(GM_STATUSES))).first()
-    if runs is None:
+    if runs is None and session.exec(select(League.id).where(
+            func.lower(League.gm_email) == address_key(player.email))).first() is None:
         return 0
     sent = session.exec(select(OutboxMail).where(OutboxMail.to_addr == player.email,
                                                  col(OutboxMail.kind).like("gm-home%"))).all()

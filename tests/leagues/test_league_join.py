@@ -126,3 +126,27 @@ def test_the_confirmation_mail_goes_out_as_a_plain_mail_with_its_link(app, clien
         msg = build_message(s, s.get(type(row), row.id))
     assert msg["To"] == "ann@example.org" and not list(msg.iter_attachments())
     assert _confirm_link(app, "ann@example.org") in msg.get_content()
+
+
+def test_a_leagues_gm_moves_a_leaked_gm_page_and_finds_it_on_their_home(app, client, runner):
+    from app.links import prefs_link
+
+    out = runner.invoke(args=["league", "create", "Winter Cup", "--game", "toy", "--gm", "Gina@Example.org"])
+    made = json.loads(out.output)
+    old = path_of(made["gm_link"])
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', client.get(old).get_data(as_text=True)).group(1)
+    moved = client.post(old, data={"csrf_token": csrf, "action": "new-gm-link"})
+    assert moved.status_code == 303
+    new = moved.headers["Location"].split("?")[0]
+    assert new != old and "new GM page" in client.get(moved.headers["Location"]).get_data(as_text=True)
+    gone = client.get(old)
+    assert gone.status_code == 404 and "every game and league you run" in gone.get_data(as_text=True)
+    with app.app_context(), Session(get_engine(app)) as s:
+        home = path_of(prefs_link(s.exec(select(Player).where(Player.email == "gina@example.org")).one()))
+    page = client.get(home).get_data(as_text=True)
+    assert "Leagues you run as GM" in page and f'href="https://pbem.example.org{new}"' in page
+    assert client.post("/resend", data={"email": "gina@example.org"}).status_code == 200
+    assert [m for m in mails(app, to_addr="gina@example.org") if m.kind.startswith("gm-home")], \
+        "a league's GM who lost the page gets their home page by mail"
+    bad = runner.invoke(args=["league", "create", "Spring Cup", "--game", "toy", "--gm", "not an address"])
+    assert bad.exit_code != 0 and "not an e-mail address" in bad.output

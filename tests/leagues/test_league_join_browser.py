@@ -52,4 +52,10 @@ def test_the_league_gm_replaces_the_invitation_link_in_portuguese(live, runner, 
     assert overflow(page) == 0
     assert "A antiga deixou de funcionar" in page.inner_text("[role=status]") and page.inner_text("code") != old
     assert "ana@example.org" in page.inner_text("main"), "the GM reads who is awaited by the address they added"
+    before = page.url.split("?")[0]
+    page.click("button[value=new-gm-link]")
+    page.wait_for_load_state()
+    shot(page, f"league-gm-moved-pt-{size}")
+    assert page.url.split("?")[0] != before and "o endereço antigo já não funciona" in page.inner_text("[role=status]")
+    assert overflow(page) == 0
     page.context.close()
