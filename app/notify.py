@@ -137,7 +137,19 @@ def report_context(
     ctx["standing"] = standing.for_report(session, game.id or 0, seat.seat)  # the appendix: standing orders,
     if finished:  # and at the end the press this seat may read
         ctx["press"] = press.for_report(session, seat)
+    if getattr(rules, "seat_label", None) is not None:  # the other seats it names, as the board names them
+        ctx["seat_names"] = {s: seat_message(rules, state, s) for s in _seats_named(ctx)}
     return ctx
+
+
+def _seats_named(ctx: dict[str, Any]) -> set[str]:
+    """The seats a report context names outside its view: results, who is awaited, press senders and readers."""
+    named = {str(r["seat"]) for r in ctx.get("outcome") or [] if isinstance(r, dict) and "seat" in r}
+    named.update(str(s) for s in ctx.get("waiting_for") or [])
+    for message in ctx.get("press") or []:
+        named.add(str(message.get("from")))
+        named.update(str(s) for s in message.get("to") or [])
+    return named
 
 
 def _seat_players(session: Session, game: Game) -> list[tuple[Seat, Player]]:

@@ -101,13 +101,18 @@ def seat_name_filter(seat: Any, slug: str | None = None, state: Any = None) -> s
     return gametext.render(slug or "", name("seat", str(seat)), current_language())
 
 
-def report_seat_filter(ctx: Any) -> str:
-    """Jinja filter: the seat a report or mail context (``notify.report_context``) is for, named as its board
-    names it (its ``seat_name``; a context stored before it had one: the game's plain seat name)."""
+def report_seat_filter(ctx: Any, seat: Any = None) -> str:
+    """Jinja filter: the seat a report or mail context (``notify.report_context``) is for, or another ``seat``
+    it names, as the board names it (its ``seat_name`` and ``seat_names``; a context stored before it had
+    them: the game's plain seat name)."""
     slug = ctx["game"]["slug"]
-    if ctx.get("seat_name"):
-        return gametext.render(slug, ctx["seat_name"], current_language())
-    return seat_name_filter(ctx["seat"], slug)
+    if seat is None or seat == ctx["seat"]:
+        seat, named = ctx["seat"], ctx.get("seat_name")
+    else:
+        named = (ctx.get("seat_names") or {}).get(seat)
+    if named:
+        return gametext.render(slug, named, current_language())
+    return seat_name_filter(seat, slug)
 
 
 def game_title_filter(title: Any, slug: str | None = None) -> str:
@@ -133,6 +138,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["game_text"] = game_text_filter
     app.jinja_env.filters["seat_name"] = seat_name_filter
     app.jinja_env.filters["report_seat"] = report_seat_filter
+    app.jinja_env.filters["report_seat_of"] = lambda seat, ctx: report_seat_filter(ctx, seat)
     app.jinja_env.filters["game_title"] = game_title_filter
     app.jinja_env.filters["turn_label"] = turn_label_filter
     app.jinja_env.globals.update(current_language=current_language, language_names=LANGUAGE_NAMES,

@@ -195,3 +195,25 @@ def test_turn_mails_and_reports_name_the_players_seat_with_its_colour(app, clien
         assert named in mail.subject and "] Player 1" not in mail.subject, mail.subject
     start = next(m for m in sent if m.kind == "start")
     assert f"you play {named}" in start.text.splitlines()[0]
+
+
+def test_a_report_names_the_other_seats_it_mentions_with_their_colours(app):
+    from flask import render_template
+
+    from app.games import get_rules
+    from app.notify import seat_message
+
+    st = _drawn()
+    rules = get_rules("empire")
+    ctx = {"game": {"slug": "empire", "title": "", "id": 1, "step_no": 2, "turn_key": "", "status": "finished"},
+           "seat": "P1", "seat_name": seat_message(rules, st, "P1"), "waiting_for": ["P2"], "prompt": None,
+           "seat_names": {s: seat_message(rules, st, s) for s in ("P2", "P3", "P4")},
+           "outcome": [{"seat": "P3", "rank": 1, "score": 9}, {"seat": "P1", "rank": 2, "score": 5}],
+           "player": {"timezone": "UTC"}, "deadline": None, "events": []}
+    with app.test_request_context("/?lang=pt"):
+        text = render_template("mail/turn.txt", ctx=ctx, kind="turn", link="L")
+    assert "1. VERDE (Jogador 3): 9" in text and "2. AZUL (Jogador 1) " in text, text
+    ctx["outcome"] = None
+    with app.test_request_context("/?lang=pt"):
+        text = render_template("mail/turn.txt", ctx=ctx, kind="turn", link="L")
+    assert "VERMELHO (Jogador 2)" in text, "who is awaited, by colour"
