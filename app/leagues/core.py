@@ -31,10 +31,21 @@ def _key() -> str:
     return str(current_app.config["SECRET_KEY"])
 
 
+#: letters with no plain Latin form of their own, for a league's address: Greek (ELOT 743, simplified), and a few
+#: others Unicode does not decompose
+SPELLED = str.maketrans({
+    "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ł": "l", "þ": "th",
+    "α": "a", "β": "v", "γ": "g", "δ": "d", "ε": "e", "ζ": "z", "η": "i", "θ": "th", "ι": "i", "κ": "k", "λ": "l",
+    "μ": "m", "ν": "n", "ξ": "x", "ο": "o", "π": "p", "ρ": "r", "σ": "s", "ς": "s", "τ": "t", "υ": "y", "φ": "f",
+    "χ": "ch", "ψ": "ps", "ω": "o"})
+
+
 def slugify(name: str) -> str:
-    """The league's address part: its name's letters without accents ("Taça de Inverno" -> "taca-de-inverno")."""
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:40] or "league"
+    """The league's address part: its name's letters without accents, Greek in Latin letters ("Taça de
+    Inverno" -> "taca-de-inverno", "Κύπελλο Χειμώνα" -> "kypello-cheimona")."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", name.lower()) if not unicodedata.combining(c))
+    plain = bare.translate(SPELLED).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:40] or "league"
 
 
 def gm_token(league: League) -> str:

@@ -150,3 +150,10 @@ def test_a_leagues_gm_moves_a_leaked_gm_page_and_finds_it_on_their_home(app, cli
         "a league's GM who lost the page gets their home page by mail"
     bad = runner.invoke(args=["league", "create", "Spring Cup", "--game", "toy", "--gm", "not an address"])
     assert bad.exit_code != 0 and "not an e-mail address" in bad.output
+
+
+def test_a_leagues_address_spells_its_name_in_plain_latin_letters(runner):
+    for name, slug in (("Κύπελλο Χειμώνα", "kypello-cheimona"), ("Taça de Inverno", "taca-de-inverno"),
+                       ("Straße 2027", "strasse-2027"), ("日本", "league")):
+        made = json.loads(runner.invoke(args=["league", "create", name, "--game", "toy"]).output)
+        assert made["public"].endswith(f"/l/{slug}"), made["public"]
