@@ -33,7 +33,7 @@ from app.i18n import player_locale
 from app.links import prefs_link, seat_link
 from app.mailin import reply_address, return_path
 from app.models import OutboxMail, Player, Report, Seat, utcnow
-from app.outbox import clean_header, message_id, queue_mail  # noqa: F401 (app.mail.queue_mail is imported elsewhere)
+from app.outbox import aware, clean_header, message_id, queue_mail  # noqa: F401 (app.mail.queue_mail is imported elsewhere)
 from app.render_pool import render_batch
 from app.tokens import LINK_PLACEHOLDER, PREFS_PLACEHOLDER
 
@@ -305,7 +305,7 @@ def _record(engine: Any, row: OutboxMail, outcome: str, error: str, now: datetim
     values: dict[str, Any] = {"last_error": error}
     if outcome in ("sent", "local"):
         values.update(status=outcome, sent_at=now)
-    elif outcome == "failed" or now - _aware(row.created_at) > GIVE_UP_AFTER:
+    elif outcome == "failed" or now - aware(row.created_at) > GIVE_UP_AFTER:
         values["status"] = "failed"
     else:
         values["next_attempt_at"] = now + _backoff(row.attempts + 1)  # the claim counted this attempt
@@ -314,10 +314,6 @@ def _record(engine: Any, row: OutboxMail, outcome: str, error: str, now: datetim
                         .execution_options(synchronize_session=False))
     if outcome == "failed":
         log.warning("mail %s permanently refused: %s", row.message_id, error)
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def init_app(app: Flask) -> None:

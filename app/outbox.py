@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -16,6 +17,17 @@ from app.models import OutboxMail, utcnow
 def clean_header(value: str) -> str:
     """A header value with no line breaks (no header injection)."""
     return " ".join(str(value).replace("\r", " ").replace("\n", " ").split())[:300]
+
+
+def aware(when: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def made_in_last_day(created: Iterable[datetime], now: datetime) -> int:
+    """How many of the mails made at ``created`` were made in the day before ``now``: the daily caps on mail
+    anyone may ask the server to send (links again, league confirmations)."""
+    return sum(1 for when in created if aware(when) > now - timedelta(days=1))
 
 
 def message_id(thread: str, step_no: int, kind: str, domain: str) -> str:

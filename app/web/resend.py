@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import time
-from datetime import UTC, timedelta
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request
@@ -21,6 +20,7 @@ from app.i18n import game_title_filter, gettext, player_locale, seat_name_filter
 from app.kinds import GameStatus
 from app.mail import queue_mail
 from app.models import Game, League, OutboxMail, Player, Seat, utcnow
+from app.outbox import made_in_last_day
 from app.tokens import LINK_PLACEHOLDER
 from app.turns.store import address_key, is_address, player_by_address
 from app.web.limits import client_address, resend_limit, take_or_refuse
@@ -82,8 +82,7 @@ def _queue_resends(email: str) -> int:
             sent = session.exec(select(OutboxMail).where(
                 OutboxMail.game_id == game.id, OutboxMail.seat == seat.seat,
                 OutboxMail.kind.like("link%"))).all()  # type: ignore[attr-defined]
-            recent = [m for m in sent if _aware(m.created_at) > now - timedelta(days=1)]
-            if len(recent) >= cap:
+            if made_in_last_day((m.created_at for m in sent), now) >= cap:
                 continue
             with player_locale(player.language):  # the mail is the player's, whoever asked for it
                 text = render_template("web/resend_mail.txt", game=game, seat=seat, link=LINK_PLACEHOLDER)
@@ -108,11 +107,7 @@ def _queue_gm_home(session: Any, player: Player, now: Any, cap: int) -> int:
         return 0
     sent = session.exec(select(OutboxMail).where(OutboxMail.to_addr == player.email,
                                                  col(OutboxMail.kind).like("gm-home%"))).all()
-    if len([m for m in sent if _aware(m.created_at) > now - timedelta(days=1)]) >= cap:
+    if made_in_last_day((m.created_at for m in sent), now) >= cap:
         return 0
     gm_home_link(session, player, now, kind=f"gm-home{len(sent) + 1}")
     return 1
-
-
-def _aware(moment: Any) -> Any:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
