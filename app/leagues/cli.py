@@ -5,30 +5,27 @@ from __future__ import annotations
 import json
 
 import click
-from flask import current_app
 from flask.cli import AppGroup
-from sqlmodel import select
 
 from app.cliutil import parse_option
 from app.db import get_engine, write_session
 from app.leagues import core
+from app.links import base_url
 from app.models import League
 
 league_cli = AppGroup("league", help="Correspondence leagues.")
 
 
 def _find(session, slug: str) -> League:  # type: ignore[no-untyped-def]
-    league = session.exec(select(League).where(League.slug == slug)).first()
+    league = core.by_slug(session, slug)
     if league is None:
         raise click.ClickException(f"no league {slug!r}")
     return league
 
 
 def _links(league: League) -> dict:
-    base = current_app.config["BASE_URL"].rstrip("/")
-    return {"league": league.id, "slug": league.slug, "public": f"{base}/l/{league.slug}",
-            "gm_link": f"{base}/lg/{core.gm_token(league)}",
-            "invite": f"{base}/l/{league.slug}/join/{core.invite_token(league)}"}
+    return {"league": league.id, "slug": league.slug, "public": f"{base_url()}/l/{league.slug}",
+            "gm_link": core.gm_link(league), "invite": core.invite_link(league)}
 
 
 @league_cli.command("create")

@@ -21,6 +21,7 @@ from app.games import get_rules
 from app.i18n.terms import N_
 from app.kinds import GameStatus, SeasonStatus
 from app.leagues import pairing, ratings
+from app.links import base_url
 from app.models import Game, League, LeagueGame, LeagueMember, Player, Rating, Season, Seat, utcnow
 from app.notices import Refusal
 from app.tokens import derive_token, hash_token, new_salt
@@ -56,17 +57,30 @@ def invite_token(league: League) -> str:
     return derive_token(_key(), "league-invite", league.id or 0, league.invite_salt)
 
 
+def gm_link(league: League) -> str:
+    return f"{base_url()}/lg/{gm_token(league)}"
+
+
+def invite_link(league: League) -> str:
+    return f"{base_url()}/l/{league.slug}/join/{invite_token(league)}"
+
+
+def by_slug(session: Session, slug: str) -> League | None:
+    return session.exec(select(League).where(League.slug == slug)).first()
+
+
 def new_gm_page(league: League) -> str:
-    """Move the league's GM page to a new address (the old one leaked): the old address stops working.
+    """Give the league's GM page a new address (at creation, or when the old one leaked: it stops working).
     The new page's token."""
     league.gm_salt = new_salt()
-    league.gm_token_hash = hash_token(gm_token(league))
-    return gm_token(league)
+    token = gm_token(league)
+    league.gm_token_hash = hash_token(token)
+    return token
 
 
 def new_invitation(league: League) -> None:
-    """A new invitation link for ``league`` (the old one leaked): the old link, and the confirmation links
-    mailed from it, stop working."""
+    """Give ``league`` a new invitation link (at creation, or when the old one leaked: it stops working, and
+    so do the confirmation links mailed from it)."""
     league.invite_salt = new_salt()
     league.invite_hash = hash_token(invite_token(league))
 
@@ -74,7 +88,7 @@ def new_invitation(league: League) -> None:
 def create_league(session: Session, name: str, game_slug: str, *, options: dict[str, Any] | None = None,
                   policy: dict[str, Any] | None = None, timezone: str = "UTC", hours: float | None = None,
                   gm_email: str = "", **settings: Any) -> League:
-    """A new league; its GM and invitation links come from ``gm_token``/``invite_token``.
+    """A new league; its GM and invitation links come from ``gm_link``/``invite_link``.
 
     :raises LookupError: unknown game.  :raises ValueError: bad options or policy.
     """
@@ -87,17 +101,16 @@ def create_league(session: Session, name: str, game_slug: str, *, options: dict[
     while session.exec(select(League).where(League.slug == slug)).first() is not None:
         n += 1
         slug = f"{base}-{n}"
-    if gm_email and not turns.is_address(gm_email):
-        raise Refusal(N_("{email} is not an e-mail address."), email=shown(gm_email))
     if gm_email:  # the GM's home page (``/me/``) lists the league's GM page: their way back to it
+        if not turns.is_address(gm_email):
+            raise Refusal(N_("{email} is not an e-mail address."), email=shown(gm_email))
         gm_email = turns.get_or_create_player(session, gm_email).email
     league = League(name=name.strip() or "League", slug=slug, game_slug=game_slug, options=opts, policy=pol,
                     timezone=pol["timezone"], hours=hours or 24.0, gm_email=gm_email, **settings)
     session.add(league)
     session.flush()
-    league.gm_salt, league.invite_salt = new_salt(), new_salt()
-    league.gm_token_hash = hash_token(gm_token(league))
-    league.invite_hash = hash_token(invite_token(league))
+    new_gm_page(league)
+    new_invitation(league)
     session.add(league)
     return league
 

@@ -14,20 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from datetime import UTC, timedelta
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlmodel import col, select
 
-from app.db import get_engine, get_session, write_session
+from app.db import get_engine, write_session
 from app.i18n import current_language, gettext, player_locale
 from app.leagues import core
+from app.links import base_url
 from app.mail import queue_mail
 from app.models import League, OutboxMail, utcnow
 from app.notices import reason
+from app.outbox import made_in_last_day
 from app.tokens import hash_token, looks_like_token
 from app.turns.store import address_key, is_address
+from app.web.leagues import league_page
 from app.web.limits import client_address, link_known, resend_limit, take_or_refuse
 
 bp = Blueprint("league_join", __name__)
@@ -39,8 +41,8 @@ KIND = "league-join"
 
 def _league(slug: str, token: str) -> League:
     """The league whose invitation link this is, or a 404 page."""
-    league = get_session().exec(select(League).where(League.slug == slug)).first()
-    if league is None or not looks_like_token(token) or not hmac.compare_digest(hash_token(token), league.invite_hash):
+    league = league_page(slug)
+    if not looks_like_token(token) or not hmac.compare_digest(hash_token(token), league.invite_hash):
         abort(404)
     link_known()
     return league
@@ -82,11 +84,9 @@ def _mail_confirmation(league: League, email: str, path: str) -> None:
     with write_session(get_engine()) as session:
         sent = session.exec(select(OutboxMail.created_at).where(
             OutboxMail.to_addr == email, col(OutboxMail.kind).like(f"{KIND}%"))).all()
-        day = now - timedelta(days=1)
-        if sum(1 for at in sent if (at if at.tzinfo else at.replace(tzinfo=UTC)) > day) >= int(
-                current_app.config["RESEND_PER_DAY"]):
+        if made_in_last_day(sent, now) >= int(current_app.config["RESEND_PER_DAY"]):
             return
-        link = f"{current_app.config['BASE_URL'].rstrip('/')}{path}?lang={current_language()}"
+        link = f"{base_url()}{path}?lang={current_language()}"
         with player_locale(current_language()):
             subject = gettext("[%(league)s] confirm that you join", league=league.name)
             text = render_template("mail/league_join.txt", league=league, link=link, days=JOIN_DAYS)

@@ -25,8 +25,9 @@ from app.web.pdfcache import cached, report_limit
 bp = Blueprint("leagues", __name__)
 
 
-def _league(slug: str) -> League:
-    return get_session().exec(select(League).where(League.slug == slug)).first() or abort(404)
+def league_page(slug: str) -> League:
+    """The league at ``/l/<slug>``, or a 404 page."""
+    return core.by_slug(get_session(), slug) or abort(404)
 
 
 def _public_context(league: League) -> dict:
@@ -47,7 +48,7 @@ def _public_context(league: League) -> dict:
 
 @bp.route("/l/<slug>")
 def public(slug: str) -> str:
-    return render_template("web/league.html", **_public_context(_league(slug)))
+    return render_template("web/league.html", **_public_context(league_page(slug)))
 
 
 @bp.route("/l/<slug>/standings.pdf")
@@ -55,7 +56,7 @@ def standings_pdf(slug: str) -> Response:
     # deferred: WeasyPrint loads Pango, which no other page needs
     import weasyprint
 
-    league = _league(slug)
+    league = league_page(slug)
     html = render_template("reports/standings.html", **_public_context(league))
 
     def render() -> bytes:  # a miss: counted against the client's render limit, as a turn report's is
@@ -112,8 +113,7 @@ def gm(token: str, error: str = "", notice: str = "") -> str:
                         waiting.append((s.seat, (player.name or player.email) if player else ""))
                 running.append((game, waiting, gm_link(game)))
     return render_template("web/league_gm.html", token=token, csrf=_gm_csrf(league), running=running,
-                           invite=f"{current_app.config['BASE_URL'].rstrip('/')}/l/{league.slug}/join/"
-                                  f"{core.invite_token(league)}", error=error, notice=notice, **ctx)
+                           invite=core.invite_link(league), error=error, notice=notice, **ctx)
 
 
 @bp.route("/lg/<token>", methods=["POST"])

@@ -25,7 +25,7 @@ from app.i18n import LANGUAGES, gettext
 from app.i18n.terms import N_
 from app.kinds import GameStatus
 from app.leagues.absences import allowance, days_used, declare
-from app.leagues.core import gm_token as league_gm_token
+from app.leagues.core import gm_link as league_gm_link
 from app.links import gm_link, issue_prefs_token, prefs_token, seat_link
 from app.models import Absence, Game, League, Player, Seat, utcnow
 from app.notices import Refusal, reason
@@ -95,8 +95,7 @@ def _gm_leagues(player: Player) -> list[tuple[League, str]]:
     """Leagues this player runs as GM, each with its GM page."""
     leagues = get_session().exec(select(League).where(func.lower(League.gm_email) == address_key(player.email))
                                  .order_by(League.id)).all()
-    base = current_app.config["BASE_URL"].rstrip("/")
-    return [(league, f"{base}/lg/{league_gm_token(league)}") for league in leagues]
+    return [(league, league_gm_link(league)) for league in leagues]
 
 
 def _page(player: Player, token: str, error: str = "", notice: str = "", status: int = 200):  # type: ignore[no-untyped-def]
