@@ -116,7 +116,8 @@ def _ping_when_idle(engine: Engine) -> None:
 
     @event.listens_for(engine, "checkout")
     def _checkout(dbapi_conn, record, _proxy):  # type: ignore[no-untyped-def]
-        if time.monotonic() - record.info.get("given_back", float("-inf")) < PING_AFTER_IDLE:
+        idle = time.monotonic() - record.info.get("given_back", float("-inf"))
+        if idle < PING_AFTER_IDLE or pg_driver.ping_skipped():
             return
         try:
             alive = engine.dialect.do_ping(dbapi_conn)
@@ -165,7 +166,7 @@ _held = threading.local()
 
 
 @contextlib.contextmanager
-def _writer_queue(engine: Engine) -> Iterator[None]:
+def writer_queue(engine: Engine) -> Iterator[None]:
     """Writers to one SQLite file wait in line on a file lock.
 
     SQLite's own busy handler sleeps in growing steps while another writer holds
@@ -196,10 +197,10 @@ def write_session(engine: Engine | None = None) -> Iterator[Session]:
     """A session in one write transaction: commit on success, roll back on error.
 
     On SQLite the transaction takes the write lock at once (``BEGIN IMMEDIATE``),
-    after waiting in line with the other writers (``_writer_queue``).
+    after waiting in line with the other writers (``writer_queue``).
     """
     engine = engine or get_engine()
-    queue = _writer_queue(engine) if is_sqlite(engine) else contextlib.nullcontext()
+    queue = writer_queue(engine) if is_sqlite(engine) else contextlib.nullcontext()
     with queue, Session(engine, expire_on_commit=False) as session:
         if is_sqlite(engine):
             session.connection(execution_options={"sqlite_begin": "IMMEDIATE"})
@@ -209,11 +210,19 @@ def write_session(engine: Engine | None = None) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
-    if is_sqlite(engine) and not getattr(_held, "depth", 0):
-        if is_background():
-            checkpoint(engine)
-        else:
-            checkpoint_soon(engine)
+    if is_sqlite(engine):
+        after_write(engine)
+
+
+def after_write(engine: Engine) -> None:
+    """After a committed write to SQLite, outside the writers' queue: background work checkpoints the log
+    itself, a web worker counts the write towards its thread's next checkpoint (``checkpoint_soon``)."""
+    if getattr(_held, "depth", 0):
+        return
+    if is_background():
+        checkpoint(engine)
+    else:
+        checkpoint_soon(engine)
 
 
 def checkpoint(engine: Engine, every: float = CHECKPOINT_SECONDS) -> None:

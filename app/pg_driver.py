@@ -12,11 +12,15 @@ connection from the pool, not two.
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 from flask import g, has_request_context
 from sqlalchemy.engine import Engine
+
+log = logging.getLogger(__name__)
 
 
 def direct(engine: Engine) -> bool:
@@ -25,7 +29,7 @@ def direct(engine: Engine) -> bool:
 
 
 @contextlib.contextmanager
-def lent(engine: Engine) -> Iterator[Any]:
+def lent(engine: Engine, *, ping: bool = True) -> Iterator[Any]:
     """A psycopg connection from ``engine``'s pool (pinged when idle), in autocommit until given back.
 
     In a request the connection stays lent to it until ``give_back`` (its teardown); a statement that
@@ -36,7 +40,7 @@ def lent(engine: Engine) -> Iterator[Any]:
     if held is not None and engine in held:
         proxied, conn = held[engine]
     else:
-        proxied, conn = _lend(engine)
+        proxied, conn = _lend(engine, ping=ping)
         if held is not None:
             held[engine] = (proxied, conn)
     try:
@@ -50,9 +54,22 @@ def lent(engine: Engine) -> Iterator[Any]:
         _give(conn, proxied)
 
 
-def _lend(engine: Engine) -> tuple[Any, Any]:
+_unchecked = threading.local()
+
+
+def ping_skipped() -> bool:
+    """Whether the connection being taken from the pool now is to be used without the ping a connection idle
+    for a while gets first (``db._ping_when_idle``): a read that tries again when it finds it dropped."""
+    return bool(getattr(_unchecked, "on", False))
+
+
+def _lend(engine: Engine, *, ping: bool = True) -> tuple[Any, Any]:
     """(the pool's connection, its psycopg connection in autocommit)."""
-    proxied = engine.raw_connection()
+    _unchecked.on = not ping
+    try:
+        proxied = engine.raw_connection()
+    finally:
+        _unchecked.on = False
     conn = proxied.driver_connection  # a psycopg connection (``direct``)
     try:
         conn.autocommit = True
@@ -76,10 +93,30 @@ def _give(conn: Any, proxied: Any) -> None:
 
 
 def fetch_one(engine: Engine, sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
-    """The first row of a read (its statement prepared on the server after a few uses), or None."""
+    """The first row of a read (its statement prepared on the server after a few uses), or None.
+
+    The connection is used without the ping a connection idle for a while gets first: a read can be
+    sent again, so one the server dropped (a restart, an idle timeout) is found by the read itself,
+    left out of the pool, and the read sent once more on a connection that answers the ping.  A worker
+    idle for a second, as a web worker is between most players' requests, saves that round trip."""
+    from psycopg import OperationalError  # deferred: the driver is an optional dependency (the [pg] extra)
+
+    used: list[Any] = []
+    try:
+        with lent(engine, ping=False) as conn:
+            used.append(conn)
+            return _first(conn, sql, params)
+    except OperationalError:
+        if not used or not used[0].broken:  # the statement failed, not the connection: as it is
+            raise
+        log.info("a pooled connection was dropped by the server: read again on another")
     with lent(engine) as conn:
-        row: tuple[Any, ...] | None = conn.execute(sql, params).fetchone()
-        return row
+        return _first(conn, sql, params)
+
+
+def _first(conn: Any, sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
+    row: tuple[Any, ...] | None = conn.execute(sql, params).fetchone()
+    return row
 
 
 def _back_to_idle(conn: Any, proxied: Any) -> None:

@@ -17,7 +17,8 @@ from sqlalchemy import bindparam, insert, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from app.db import Encoded, detached, write_session
+from app import sqlite_driver
+from app.db import Encoded, detached, is_sqlite, write_session
 from app.games import get_rules
 from app.games.base import IllegalOrder, Rules, step_rng
 from app.games.base import Order as OrderData
@@ -184,8 +185,13 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     # the player is here: the ladder starts again (the seat's count changes only when a step
     # resolves, so the copy read at this step tells whether there is anything to reset)
     reset_ladder = source in PLAYER_SOURCES and bool(seat.missed or seat.civil_disorder)
-    written = (pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
-                                    reset_ladder=reset_ladder) if direct(engine) else NOT_INSTALLED)
+    if direct(engine):
+        written = pg_write.store_order(engine, values, list(game.owed), seat_pk=seat.id or 0,
+                                       reset_ladder=reset_ladder)
+    elif is_sqlite(engine):
+        written = _store_sqlite(engine, game, values, seat.id or 0, reset_ladder)
+    else:
+        written = NOT_INSTALLED
     if not isinstance(written, str):  # (else ``NOT_INSTALLED``: the write every database has)
         added, have = written
         if added is None:  # the step closed meanwhile
@@ -204,6 +210,24 @@ def _store_checked(engine: Engine, game: Game, seat: Seat, order: OrderData, tex
     return detached(Order, {"id": added, **values}), _all_in(game, have) and (game.resolve_early or len(game.owed) == 1)
 
 
+def _store_sqlite(engine: Engine, game: Game, values: dict[str, Any], seat_pk: int,
+                  reset_ladder: bool) -> tuple[int | None, set[str]]:
+    """The same statements as the write every database has, sent through sqlite3 alone
+    (``sqlite_driver``).  (the new order's id, or None when its step is no longer the open one; the
+    seats with an order on file for the step)."""
+    values = {**values, "source": str(getattr(values["source"], "value", values["source"]))}
+    with sqlite_driver.writing(engine) as write:
+        added = write.first(_ADD_ORDER, values)
+        if added is None:
+            return None, set()
+        if reset_ladder:
+            write.rows(_RESET_LADDER, {"seat_pk": seat_pk})
+        have = {seat for (seat,) in write.rows(_SEATS_IN, {"game_id": game.id, "step_no": game.step_no})}
+        if _all_in(game, have):
+            write.rows(_SET_ALL_IN, {"game_id": game.id})
+    return added[0], have
+
+
 def build_statements(engine: Engine) -> None:
     """Compile the statements of an order's write before the first order needs them (a web worker's
     start, ``app.web.worker``): SQLAlchemy compiles a statement on its first use in a process, several
@@ -215,6 +239,9 @@ def build_statements(engine: Engine) -> None:
               "submitted_at": utcnow(), "order": Encoded({})}
     if direct(engine) and pg_write.store_order(engine, values, [], seat_pk=-1, reset_ladder=True) != NOT_INSTALLED:
         return
+    if is_sqlite(engine):
+        for stmt in (_ADD_ORDER, _RESET_LADDER, _SEATS_IN, _SET_ALL_IN):
+            sqlite_driver.plan(stmt, engine.dialect)  # what an order's write sends (``_store_sqlite``)
     with write_session(engine) as session:
         conn = session.connection()
         conn.execute(_ADD_ORDER, values)

@@ -21,8 +21,8 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Dialect
 from sqlmodel import select
 
-from app import pg_driver
-from app.db import detached, get_engine, get_session, write_session
+from app import pg_driver, sqlite_driver
+from app.db import detached, get_engine, get_session, is_sqlite, write_session
 from app.i18n.lang import LANGUAGES, normalize
 from app.models import Game, Player, Seat
 from app.tokens import hash_token, looks_like_token
@@ -64,11 +64,11 @@ def link_seat(token: str) -> LinkSeat | None:
     """The seat a link belongs to, with its game and player, in one query, read once per request (the
     language hook and the page both ask).
 
-    Read as plain rows in the request's read transaction and made into detached seat and game objects
-    (``db.detached``): every page behind a link starts here, an order's post included, and loading the
-    two through the ORM cost more than everything else that post does before its write.  On PostgreSQL
-    the statement goes through the driver alone (``pg_driver``), in autocommit as the read session
-    reads there."""
+    Read as a plain row and made into detached seat and game objects (``db.detached``): every page
+    behind a link starts here, an order's post included, and loading the two through the ORM cost more
+    than everything else that post does before its write.  The statement goes through the driver alone
+    (``pg_driver``, ``sqlite_driver``), as a statement of its own, as the read session reads on
+    PostgreSQL."""
     found: dict[str, LinkSeat | None] = g.setdefault("link_seats", {})
     if token not in found:
         row = _link_row(hash_token(token))
@@ -91,6 +91,8 @@ def _link_row(token_hash: str) -> Any:
     engine = get_engine()
     if pg_driver.direct(engine):
         return pg_driver.fetch_one(engine, _link_sql(engine.dialect), {"token_hash": token_hash})
+    if is_sqlite(engine):
+        return sqlite_driver.fetch_one(engine, _LINK, {"token_hash": token_hash})
     return get_session().connection().execute(_LINK, {"token_hash": token_hash}).first()
 
 

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app import db
-from tests.platform.helpers import create_game, path_of
+from tests.platform.helpers import create_game, csrf_of, path_of, step_of
 
 pytestmark = pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="PostgreSQL's connections")
 
@@ -59,3 +59,20 @@ def test_a_page_reads_without_opening_a_transaction(app, client, runner):
     finally:
         event.remove(engine, "after_cursor_execute", after)
     assert seen and all(s == pq.TransactionStatus.IDLE for s in seen), seen
+
+
+def test_an_order_goes_through_on_a_connection_the_server_dropped(app, client, runner):
+    """A link's read is sent without a ping first, however short its connection's idle time: on a connection
+    the server dropped, it is read again on another, and the order is stored."""
+    from sqlmodel import Session, select
+
+    from app.models import Order
+
+    link = create_game(runner)["seats"][0]["link"]
+    page = client.get(path_of(link)).get_data(as_text=True)
+    assert _drop_the_pools_connections(app) >= 1, "the pool kept a connection to drop"
+    posted = client.post(path_of(link), data={"csrf_token": csrf_of(page), "step_no": step_of(page),
+                                              "form_index": "0", "n": "3"})
+    assert posted.status_code == 303, posted.get_data(as_text=True)[:500]
+    with Session(db.get_engine(app)) as session:
+        assert [o.seat for o in session.exec(select(Order)).all()] == ["A"], "the order was stored"
