@@ -49,3 +49,9 @@ def mails(app, **where) -> list[OutboxMail]:
         for k, v in where.items():
             q = q.where(getattr(OutboxMail, k) == v)
         return list(s.exec(q).all())
+
+
+def post_notation(client, link, text):
+    """Open the seat's page, then post ``text`` in its notation box, as a player does."""
+    page = client.get(path_of(link)).get_data(as_text=True)
+    return client.post(path_of(link), data={"csrf_token": csrf_of(page), "step_no": step_of(page), "notation": text})

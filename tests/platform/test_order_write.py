@@ -15,7 +15,7 @@ from app.models import Game, Meta, Order, Player, Seat, utcnow
 from app.turns import pg_write
 from app.web.language import link_seat
 from app.web.worker import warm
-from tests.platform.helpers import create_game, csrf_of, path_of, step_of
+from tests.platform.helpers import create_game, csrf_of, path_of, post_notation, step_of
 
 
 def test_a_workers_first_order_compiles_no_sql(app, runner):
@@ -147,11 +147,7 @@ def test_a_database_without_the_function_still_takes_orders(app, runner):
         assert pg_write.store_order(engine, _values(made["game"]), ["a", "b"], seat_pk=0,
                                     reset_ladder=False) == pg_write.NOT_INSTALLED
         assert _lent(engine) == (False, "IDLE")
-        client = app.test_client()
-        me = made["seats"][0]
-        page = client.get(path_of(me["link"])).get_data(as_text=True)
-        resp = client.post(path_of(me["link"]), data={"csrf_token": csrf_of(page), "step_no": step_of(page),
-                                                      "notation": "PICK 2"})
+        resp = post_notation(app.test_client(), made["seats"][0]["link"], "PICK 2")
         assert resp.status_code == 303 and "done=saved" in resp.headers["Location"]
         with Session(engine) as s:
             assert [o.text for o in s.exec(select(Order).where(Order.game_id == made["game"])).all()] == ["PICK 2"]

@@ -15,7 +15,7 @@ from app.db import get_engine, is_sqlite
 from app.kinds import OrderSource
 from app.models import Game, Order, Seat
 from app.turns.orders import accept_order
-from tests.platform.helpers import create_game, csrf_of, path_of, step_of
+from tests.platform.helpers import create_game, post_notation
 
 
 @pytest.fixture
@@ -42,11 +42,8 @@ def _orders(engine, game_id):
 
 def test_a_posted_order_reads_back_through_the_orm(app, runner, engine):
     made = create_game(runner, "toy")
-    client = app.test_client()
     me = made["seats"][0]
-    page = client.get(path_of(me["link"])).get_data(as_text=True)
-    resp = client.post(path_of(me["link"]), data={"csrf_token": csrf_of(page), "step_no": step_of(page),
-                                                  "notation": "PICK 2"})
+    resp = post_notation(app.test_client(), me["link"], "PICK 2")
     assert resp.status_code == 303 and "done=saved" in resp.headers["Location"]
     [(seat, step_no, order, text, source, when)] = _orders(engine, made["game"])
     assert (seat, step_no, order, text) == (me["seat"], 1, {"type": "PICK", "n": 2}, "PICK 2")
