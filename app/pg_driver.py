@@ -101,13 +101,12 @@ def fetch_one(engine: Engine, sql: str, params: dict[str, Any]) -> tuple[Any, ..
     idle for a second, as a web worker is between most players' requests, saves that round trip."""
     from psycopg import OperationalError  # deferred: the driver is an optional dependency (the [pg] extra)
 
-    used: list[Any] = []
+    conn = None
     try:
         with lent(engine, ping=False) as conn:
-            used.append(conn)
             return _first(conn, sql, params)
     except OperationalError:
-        if not used or not used[0].broken:  # the statement failed, not the connection: as it is
+        if conn is None or not conn.broken:  # the statement failed, not the connection: as it is
             raise
         log.info("a pooled connection was dropped by the server: read again on another")
     with lent(engine) as conn:

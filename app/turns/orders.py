@@ -215,7 +215,6 @@ def _store_sqlite(engine: Engine, game: Game, values: dict[str, Any], seat_pk: i
     """The same statements as the write every database has, sent through sqlite3 alone
     (``sqlite_driver``).  (the new order's id, or None when its step is no longer the open one; the
     seats with an order on file for the step)."""
-    values = {**values, "source": str(getattr(values["source"], "value", values["source"]))}
     with sqlite_driver.writing(engine) as write:
         added = write.first(_ADD_ORDER, values)
         if added is None:
@@ -234,14 +233,16 @@ def build_statements(engine: Engine) -> None:
     milliseconds of a first order's time.  They run once with a game that does not exist, in a
     transaction rolled back, with the same parameters as an order's (the compiled form depends on
     their names).  On PostgreSQL an order is written by one call of the schema's function
-    (``pg_write``), whose first use (the statement's conversion) is made the same way: nothing is written."""
+    (``pg_write``), whose first use (the statement's conversion) is made the same way: nothing is written.
+    On SQLite the statements sent through sqlite3 alone (``_store_sqlite``) are compiled and not sent."""
     values = {"game_id": -1, "step_no": 0, "seat": "", "text": "", "source": OrderSource.WEB,
               "submitted_at": utcnow(), "order": Encoded({})}
     if direct(engine) and pg_write.store_order(engine, values, [], seat_pk=-1, reset_ladder=True) != NOT_INSTALLED:
         return
-    if is_sqlite(engine):
+    if is_sqlite(engine):  # compiled only: nothing is sent, and the write lock is not taken
         for stmt in (_ADD_ORDER, _RESET_LADDER, _SEATS_IN, _SET_ALL_IN):
             sqlite_driver.plan(stmt, engine.dialect)  # what an order's write sends (``_store_sqlite``)
+        return
     with write_session(engine) as session:
         conn = session.connection()
         conn.execute(_ADD_ORDER, values)
