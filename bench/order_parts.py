@@ -14,9 +14,14 @@ CPU group as the scheduler's unit runs it (as ``submit_load.py`` does).
 Each order's whole post is timed, and inside it the link's read (one statement,
 ``pg_driver.fetch_one``) and the order's write (one statement, the schema's
 function ``pbem_store_order``, whose commit waits for the disk:
-``pg_write.store_order``).  ``submit_load.py`` says whether orders meet their
-goal over HTTP; this says which part of an order a storm slows.  No goal: the
-last line is the write's p90 during the storm against its p90 idle.
+``pg_write.store_order``).  And for each order, the time this process (the web
+worker) and the database server's process that answered it spent runnable but
+waiting for a core (``cpuwait`` and ``dbcpuwait``: the kernel's run-queue wait,
+``/proc/PID/schedstat``; the server's only when it runs on this machine and its
+processes can be read).  ``submit_load.py`` says whether orders meet their goal
+over HTTP; this says which part of an order a storm slows, and how much of the
+slowest orders' time was spent waiting for a core rather than working.  No goal:
+the last line is the write's p90 during the storm against its p90 idle.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import storm  # noqa: E402
 
 benchlib.ensure_env()
 
-PARTS = ("post", "read", "write")
+PARTS = ("post", "read", "write", "cpuwait", "dbcpuwait")
 #: the sizes ``--quick`` and ``--smoke`` set
 MODES = {"quick": {"orders": 60, "storm_games": 30, "load_games": 8},
          "smoke": {"orders": 10, "storm_games": 1, "load_games": 4, "gap": 0.02}}
@@ -58,6 +63,17 @@ class Timed:
 
         setattr(module, attr, timed)
 
+    def backend(self, module) -> None:
+        """Keep the server process's id of the connection each read uses (``pg_driver._first``)."""
+        inner = module._first
+
+        def first(conn, *args, **kwargs):
+            self.backend_pid = conn.info.backend_pid
+            return inner(conn, *args, **kwargs)
+
+        self.backend_pid = 0
+        module._first = first
+
     def clear(self) -> None:
         for values in self.times.values():
             values.clear()
@@ -70,15 +86,32 @@ def quantiles(values: list[float]) -> list[str]:
     return [f"{v[min(n - 1, int(n * q))] * 1000:.2f}" for q in (0.5, 0.9, 0.99)] + [f"{v[-1] * 1000:.2f}"]
 
 
+def cpu_wait(pid: int | str) -> float | None:
+    """Seconds the process (its main thread) has so far spent runnable but waiting for a core, or None
+    when the kernel does not say (no such process, not ours to read, no scheduler statistics)."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def post_orders(client, reqs: list[tuple[str, bytes]], n: int, gap: float, timed: Timed) -> dict[str, list[float]]:
     """``n`` orders, ``gap`` seconds apart; the times of each part."""
     timed.clear()
     for i in range(n):
         path, body = reqs[i % len(reqs)]
         time.sleep(gap)
+        backend = timed.backend_pid
+        w0, b0 = cpu_wait("self"), cpu_wait(backend) if backend else None
         t0 = time.perf_counter()
         res = client.post(path, data=body, content_type="application/x-www-form-urlencoded")
         timed.times["post"].append(time.perf_counter() - t0)
+        w1, b1 = cpu_wait("self"), cpu_wait(backend) if backend else None
+        if w0 is not None and w1 is not None:
+            timed.times["cpuwait"].append(w1 - w0)
+        if b0 is not None and b1 is not None and timed.backend_pid == backend:  # the same server process
+            timed.times["dbcpuwait"].append(b1 - b0)
         if res.status_code not in (200, 303):
             raise SystemExit(f"an order was answered {res.status_code}: {res.get_data(as_text=True)[:300]}")
     return {part: list(values) for part, values in timed.times.items()}
@@ -98,6 +131,7 @@ def measure(args, url: str) -> tuple[dict[str, dict[str, list[float]]], str]:
     # deferred, as in the other benches: the application and the bench modules after ``ensure_env``
     from submit_load import order_requests
 
+    from app import pg_driver
     from app.models import utcnow
     from app.turns import pg_write
     from app.web import language
@@ -115,11 +149,30 @@ def measure(args, url: str) -> tuple[dict[str, dict[str, list[float]]], str]:
     timed = Timed()
     timed.wrap(language, "_link_row", "read")
     timed.wrap(pg_write, "store_order", "write")
+    timed.backend(pg_driver)
     client = app.test_client()
     post_orders(client, reqs, min(len(reqs) * 2, 100), 0.0, timed)  # warm, as a worker's first requests
     results = {"idle": post_orders(client, reqs, args.orders, args.gap, timed)}
     results["storm"], summary = storm_phase(client, reqs, args, url, tick, timed)
     return results, summary
+
+
+def slowest(phase: str, times: dict[str, list[float]]) -> str:
+    """A line on the phase's slowest 1% of orders (at least one): their time, and how much of it this
+    process waited for a core."""
+    posts = times["post"]
+    k = max(1, len(posts) // 100)
+    worst = sorted(range(len(posts)), key=posts.__getitem__, reverse=True)[:k]
+    mean = sum(posts[i] for i in worst) / k
+    line = f"{phase}: the slowest {k} order{'' if k == 1 else 's'} took {mean * 1000:.2f} ms"
+    waits = times["cpuwait"]
+    if len(waits) == len(posts):
+        line += (f" on average, {sum(waits[i] for i in worst) / k * 1000:.2f} ms of it waiting for a core "
+                 f"(the median order {sorted(posts)[len(posts) // 2] * 1000:.2f} ms, "
+                 f"{sorted(waits)[len(waits) // 2] * 1000:.2f} ms waiting)")
+    else:
+        line += " on average (this machine does not say how long a process waited for a core)"
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
             for phase, times in results.items() for part in PARTS if times[part]]
     print(benchlib.table(rows, ["part", "n", "p50 ms", "p90 ms", "p99 ms", "max ms"]))
     print()
+    for phase, times in results.items():
+        print(slowest(phase, times))
     p90 = {phase: float(quantiles(times["write"])[1]) for phase, times in results.items()}
     read90 = {phase: float(quantiles(times["read"])[1]) for phase, times in results.items()}
     print(f"order_parts: the write's p90 during the storm {p90['storm'] / p90['idle']:.2f}x idle "
