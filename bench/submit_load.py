@@ -1,6 +1,6 @@
 """Order submission under load, idle and during a deadline storm, against a bare Flask endpoint.
 
-    python bench/submit_load.py [--quick] [--seconds S] [--rate R] [--storm-games N]
+    python bench/submit_load.py [--quick] [--seconds S] [--rate R] [--storm-games N] [--render-workers N]
                                 [--database-url postgresql+psycopg://pbem:pbem@127.0.0.1:5432/postgres]
 
 Runs the real HTTP server (gunicorn with ``gunicorn.conf.py``, its documented
@@ -162,7 +162,7 @@ def storm_phase(targets: dict[str, tuple[int, list[bytes]]], args, db: str,
                 tick) -> tuple[dict[str, dict], dict, float]:
     """``phase`` while ``storm.py`` storms ``db`` from ``tick`` (``storm.beside``).  (results by target, the
     storm's summary, seconds of load)."""
-    with storm.beside(db, tick, idle_group=not args.no_idle_group) as storm_res:
+    with storm.beside(db, tick, idle_group=not args.no_idle_group, workers=args.render_workers) as storm_res:
         t_storm = time.perf_counter()
         probe = DiskProbe(os.path.dirname(db) if "://" not in db else tempfile.gettempdir())
         busy = phase(targets, args, probe)
@@ -185,11 +185,13 @@ def report(title: str, results: dict[str, dict], storm_res: dict, during_load: f
     print(benchlib.table(rows, ["phase", "requests", "p50 ms", "p99 ms", "max ms", "p50/hello",
                                 "p99/hello", "req/s", "req/s/hello", "status codes"]))
     storm_total = storm_res.get("total", float("nan"))
+    n = args.render_workers
+    renders = "one render process per core" if not n else f"{n} render process{'' if n == 1 else 'es'}"
     print(f"storm beside it: {args.storm_games} games, {storm_res.get('steps', '?')} steps, "
           f"{storm_res.get('mails_received', '?')} mails in {storm_total:.1f} s "
           f"(load phase lasted {during_load:.1f} s, its open loop {args.seconds:g} s"
           f"{'' if storm_total >= args.seconds else ': the storm ended during the open loop'}), "
-          f"{storm_res.get('group', '')}")
+          f"{renders}, {storm_res.get('group', '')}")
     bad = [n for n, r in results.items() if any(str(k).lstrip("c") not in ("303", "200") for k in r["codes"])]
     if bad:
         print(f"unexpected status codes in: {', '.join(bad)}")
@@ -225,6 +227,9 @@ def run(argv: list[str] | None, tmp: str) -> int:
                              "the bench creates a database of its own there and drops it after")
     parser.add_argument("--no-idle-group", action="store_true",
                         help="run the storm in no idle CPU group (as a scheduler started from a shell)")
+    parser.add_argument("--render-workers", type=int, default=0,
+                        help="the storm's render processes (0: RENDER_WORKERS's default, one per core); fewer "
+                             "leave a core to the web workers and make the storm longer")
     parser.add_argument("--smoke", action="store_true", help="one-second phases, a tiny storm (tests)")
     args = parser.parse_args(argv)
     if args.quick:
