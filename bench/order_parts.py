@@ -165,13 +165,14 @@ def slowest(phase: str, times: dict[str, list[float]]) -> str:
     worst = sorted(range(len(posts)), key=posts.__getitem__, reverse=True)[:k]
     mean = sum(posts[i] for i in worst) / k
     line = f"{phase}: the slowest {k} order{'' if k == 1 else 's'} took {mean * 1000:.2f} ms"
+    line += "" if k == 1 else " on average"
     waits = times["cpuwait"]
     if len(waits) == len(posts):
-        line += (f" on average, {sum(waits[i] for i in worst) / k * 1000:.2f} ms of it waiting for a core "
+        line += (f", {sum(waits[i] for i in worst) / k * 1000:.2f} ms of it waiting for a core "
                  f"(the median order {sorted(posts)[len(posts) // 2] * 1000:.2f} ms, "
                  f"{sorted(waits)[len(waits) // 2] * 1000:.2f} ms waiting)")
     else:
-        line += " on average (this machine does not say how long a process waited for a core)"
+        line += " (this machine does not say how long a process waited for a core)"
     return line
 
 
