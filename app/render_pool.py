@@ -21,6 +21,7 @@ notices the silence, yields an error for what is left and starts afresh.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -34,7 +35,7 @@ from typing import Any
 
 from flask import Flask
 
-from app import render_env, reports
+from app import render_env, render_yield, reports
 from app.reports import (
     DEFAULT_MEMORY_MB,
     RenderError,
@@ -57,6 +58,7 @@ DEFAULT_NICE = 10
 
 
 _worker_app: Flask | None = None
+_yield_timer: render_yield.YieldTimer | None = None
 
 
 def _init_worker(config: dict[str, Any], memory_mb: int, nice: int = 0) -> None:
@@ -64,6 +66,8 @@ def _init_worker(config: dict[str, Any], memory_mb: int, nice: int = 0) -> None:
     if nice > 0:  # web requests first: a storm of renders must not slow players' pages
         os.nice(nice)
         _idle_class()
+        global _yield_timer
+        _yield_timer = render_yield.YieldTimer()
     global _worker_app
     _worker_app = render_env.render_app(config)
     limit_memory(memory_limit(memory_mb))  # like a single render: this much beyond the loaded worker
@@ -83,7 +87,8 @@ def _idle_class() -> None:
 def _render_part(context: dict[str, Any], link: str, timeout: float, part: str = "whole") -> bytes:
     """A pool job: one PDF, the whole report or (``part``) its shared map page or the seat's own pages."""
     assert _worker_app is not None, "a render worker is set up by _init_worker"
-    with _worker_app.app_context():
+    giving_way = _yield_timer.rendering() if _yield_timer is not None else contextlib.nullcontext()
+    with _worker_app.app_context(), giving_way:
         return render_job(lambda: part_html(context, link, part), timeout)
 
 

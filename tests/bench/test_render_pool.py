@@ -88,3 +88,22 @@ def test_render_workers_give_the_cpu_to_web_requests(smtp_app, smtp, runner):
     pool, _generation = render_pool.get_pool(smtp_app)._get()
     assert pool.apply(os.sched_getscheduler, (0,)) == os.SCHED_IDLE
     assert pool.apply(os.nice, (0,)) >= render_pool.DEFAULT_NICE
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_yield"), reason="Linux's scheduler")
+def test_render_workers_give_way_while_rendering_and_sleep_when_idle(smtp_app, smtp, runner):
+    """While it renders, a worker yields its core every half millisecond (``render_yield``), so that a waiting
+    web worker or database process need not wait for the kernel's next tick; between renders it is not woken."""
+    import time
+
+    from app import render_pool, render_yield
+
+    smtp_app.config.update(RENDER_WORKERS=1, REPORT_ISOLATE=False)
+    _create(runner)
+    with smtp_app.app_context():
+        assert deliver_pending(smtp_app)["sent"] == 2
+    pool, _generation = render_pool.get_pool(smtp_app)._get()
+    after_renders = pool.apply(render_yield.given_way)
+    assert after_renders > 0, "the worker gave way while it rendered two reports"
+    time.sleep(0.3)
+    assert pool.apply(render_yield.given_way) == after_renders, "an idle worker was woken by its timer"
