@@ -58,8 +58,8 @@ class YieldTimer:
         self.period = period
         self._libc = None
         self._timer = ctypes.c_void_p()
-        signo = signal.SIGRTMIN + 2
         try:
+            signo = signal.SIGRTMIN + 2  # no real-time signals (not Linux): AttributeError
             libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
             signal.signal(signo, _give_way)
             signal.siginterrupt(signo, False)  # a system call the signal lands in goes on, as if never interrupted
@@ -70,10 +70,6 @@ class YieldTimer:
             log.debug("render worker: no yield timer: %s", exc)
             return
         self._libc = libc
-
-    @property
-    def active(self) -> bool:
-        return self._libc is not None
 
     def _set(self, seconds: float) -> None:
         if self._libc is None:
