@@ -5,7 +5,8 @@ fixed number of worker processes (``RENDER_WORKERS``, default: the number of
 CPUs) running the same guarded job as a single render (``reports.render_job``:
 ``REPORT_TIMEOUT`` seconds, ``REPORT_MEMORY_MB`` beyond what a loaded worker
 maps), at a lower CPU priority (``RENDER_NICE``, default 10, and Linux's idle
-scheduling class) than the web workers.  A worker is replaced after
+scheduling class) than the web workers, yielding its core every 0.5 ms while it
+renders (``render_yield``).  A worker is replaced after
 ``RENDER_TASKS_PER_CHILD`` renders, so a leak cannot grow without bound.
 Workers are forked from a small server process that has already imported
 WeasyPrint, so starting one is cheap, and render with ``render_env.render_app``
