@@ -63,13 +63,12 @@ _yield_timer: render_yield.YieldTimer | None = None
 
 
 def _init_worker(config: dict[str, Any], memory_mb: int, nice: int = 0) -> None:
+    global _worker_app, _yield_timer
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
     if nice > 0:  # web requests first: a storm of renders must not slow players' pages
         os.nice(nice)
         _idle_class()
-        global _yield_timer
         _yield_timer = render_yield.YieldTimer()
-    global _worker_app
     _worker_app = render_env.render_app(config)
     limit_memory(memory_limit(memory_mb))  # like a single render: this much beyond the loaded worker
 

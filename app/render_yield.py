@@ -55,7 +55,8 @@ class YieldTimer:
     """The process's timer; ``rendering()`` runs it for the length of a ``with`` block."""
 
     def __init__(self, period: float = PERIOD) -> None:
-        self.period = period
+        every = _Timespec(int(period), int(period % 1 * 1e9))
+        self._on, self._off = _Itimerspec(every, every), _Itimerspec()
         self._libc = None
         self._timer = ctypes.c_void_p()
         try:
@@ -71,20 +72,17 @@ class YieldTimer:
             return
         self._libc = libc
 
-    def _set(self, seconds: float) -> None:
-        if self._libc is None:
-            return
-        sec, nsec = int(seconds), int((seconds % 1) * 1e9)
-        spec = _Itimerspec(_Timespec(sec, nsec), _Timespec(sec, nsec))
-        self._libc.timer_settime(self._timer, 0, ctypes.byref(spec), None)
+    def _set(self, spec: _Itimerspec) -> None:
+        if self._libc is not None:
+            self._libc.timer_settime(self._timer, 0, ctypes.byref(spec), None)
 
     @contextlib.contextmanager
     def rendering(self) -> Iterator[None]:
-        self._set(self.period)
+        self._set(self._on)
         try:
             yield
         finally:
-            self._set(0)
+            self._set(self._off)
 
 
 _given_way = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from datetime import timedelta
 
 import pytest
@@ -90,7 +91,7 @@ def test_render_workers_give_the_cpu_to_web_requests(smtp_app, smtp, runner):
     assert pool.apply(os.nice, (0,)) >= render_pool.DEFAULT_NICE
 
 
-@pytest.mark.skipif(not hasattr(os, "sched_yield"), reason="Linux's scheduler")
+@pytest.mark.skipif(not hasattr(signal, "SIGRTMIN"), reason="Linux's real-time signals")
 def test_render_workers_give_way_while_rendering_and_sleep_when_idle(smtp_app, smtp, runner):
     """While it renders, a worker yields its core every half millisecond (``render_yield``), so that a waiting
     web worker or database process need not wait for the kernel's next tick; between renders it is not woken."""
